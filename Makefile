@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Spritz top-level build.
+#
+#   make              userspace (libspritz, spritzctl), BPF objects + skeletons,
+#                     and spritz.ko for every installed Debian kernel with headers
+#   make user | bpf | kmod [KVER=...]
+#   make check        install what is needed, build, run host and guest tests (TAP)
+#   make bench        benchmarks (print figures; never assertions)
+#   make demo         the main job (see README.md)
+#   make install      PREFIX=/usr/local DESTDIR=
+#
+# Quiet unless V=1.  Everything built lands in $(OUT) (default: build/).
+
+OUT ?= build
+V ?= 0
+ifeq ($(V),1)
+Q :=
+msg := @true
+else
+Q := @
+msg = @printf '  %-8s %s\n'
+MAKEFLAGS += --no-print-directory
+endif
+
+SRC := $(CURDIR)
+CC ?= cc
+CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+PKG_CONFIG ?= pkg-config
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS ?= -O2 -g
+USER_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(SRC)/include -I$(SRC)/user/lib \
+	-I$(SRC)/selftests/lib -I$(OUT)/bpf
+USER_LDLIBS := $(shell $(PKG_CONFIG) --libs jansson libbpf 2>/dev/null || echo -ljansson -lbpf -lelf -lz) -lm
+
+# ---------------------------------------------------------------- userspace
+LIB_SRCS := $(sort $(wildcard user/lib/*.c))
+LIB_OBJS := $(patsubst %.c,$(OUT)/%.o,$(LIB_SRCS))
+LIBSPRITZ := $(OUT)/user/libspritz.a
+CTL_SRCS := $(sort $(wildcard user/spritzctl/*.c))
+CTL_OBJS := $(patsubst %.c,$(OUT)/%.o,$(CTL_SRCS))
+SPRITZCTL := $(OUT)/spritzctl
+
+# -------------------------------------------------------------------- BPF
+# Every bpf/*.bpf.c and selftests/bpf/progs/*.bpf.c becomes an object and a
+# libbpf skeleton.  vmlinux.h comes from the BTF of the kernel we target
+# (CO-RE relocates field accesses for the kernel it finally runs on).
+VMLINUX_BTF ?= $(firstword $(wildcard /sys/kernel/btf/vmlinux))
+BPF_SRCS := $(sort $(wildcard bpf/*.bpf.c selftests/bpf/progs/*.bpf.c))
+BPF_OBJS := $(patsubst %.bpf.c,$(OUT)/bpf/%.bpf.o,$(notdir $(BPF_SRCS)))
+BPF_SKELS := $(patsubst %.bpf.o,%.skel.h,$(BPF_OBJS))
+BPF_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) $(WARN) \
+	-I$(OUT)/bpf -I$(SRC)/include -I$(SRC)/bpf
+
+# ------------------------------------------------------------------ tests
+UTEST_SRCS := $(sort $(wildcard selftests/user/test_*.c))
+UTESTS := $(patsubst selftests/user/%.c,$(OUT)/selftests/user/%,$(UTEST_SRCS))
+PTEST_SRCS := $(sort $(wildcard selftests/bpf/prog_tests/*.c))
+PTESTS := $(patsubst selftests/bpf/prog_tests/%.c,$(OUT)/selftests/bpf/%,$(PTEST_SRCS))
+BENCH_SRCS := $(sort $(wildcard selftests/bench/*.c))
+BENCHES := $(patsubst selftests/bench/%.c,$(OUT)/selftests/bench/%,$(BENCH_SRCS))
+
+# ------------------------------------------------------------------ kmod
+# Default: every installed Debian kernel that has headers and an image.
+KVERS ?= $(shell scripts/kernels 2>/dev/null)
+KVER ?=
+
+.PHONY: all user bpf kmod check check-host check-guest bench demo deps install clean \
+	format tests
+.DEFAULT_GOAL := all
+
+all: user bpf kmod
+
+user: $(SPRITZCTL)
+bpf: $(BPF_OBJS) $(BPF_SKELS)
+tests: $(UTESTS) $(PTESTS) $(BENCHES)
+
+$(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(LIBSPRITZ): $(LIB_OBJS)
+	$(msg) AR $@
+	@mkdir -p $(@D)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(CTL_OBJS): | $(BPF_SKELS)
+
+$(SPRITZCTL): $(CTL_OBJS) $(LIBSPRITZ)
+	$(msg) LD $@
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $(CTL_OBJS) $(LIBSPRITZ) $(USER_LDLIBS)
+
+$(OUT)/bpf/vmlinux.h:
+	$(msg) GEN $@
+	@mkdir -p $(@D)
+	$(Q)test -n "$(VMLINUX_BTF)" || { echo "no kernel BTF: set VMLINUX_BTF=" >&2; exit 1; }
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+vpath %.bpf.c bpf selftests/bpf/progs
+
+$(OUT)/bpf/%.bpf.o: %.bpf.c $(OUT)/bpf/vmlinux.h $(wildcard include/spritz/*.h bpf/*.h)
+	$(msg) CLANG $<
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+$(OUT)/bpf/%.skel.h: $(OUT)/bpf/%.bpf.o
+	$(msg) GEN-SKEL $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
+
+$(OUT)/selftests/user/%: selftests/user/%.c $(LIBSPRITZ) selftests/lib/test.h
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
+
+$(OUT)/selftests/bench/%: selftests/bench/%.c $(LIBSPRITZ)
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
+
+$(OUT)/selftests/bpf/%: selftests/bpf/prog_tests/%.c $(LIBSPRITZ) $(BPF_SKELS) \
+		$(wildcard selftests/bpf/*.h) selftests/lib/test.h
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -I$(SRC)/selftests/bpf -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
+
+# Module: one build per kernel, each against a prepared copy of that kernel's
+# headers that can produce module BTF (scripts/kbuild-prep, see
+# Documentation/building.rst).
+kmod:
+	$(Q)set -e; kv="$(if $(KVER),$(KVER),$(KVERS))"; \
+	if [ -z "$$kv" ]; then echo "kmod: no Debian kernel with headers installed (make deps)" >&2; exit 1; fi; \
+	for k in $$kv; do $(MAKE) -f kmod/kmod.mk OUT=$(OUT) V=$(V) KVER=$$k; done
+
+check: deps
+	$(Q)$(MAKE) all tests
+	$(Q)selftests/run --kernels "$(KVERS)"
+
+check-host: user bpf tests
+	$(Q)selftests/run --host-only
+
+check-guest: all tests
+	$(Q)selftests/run --guest-only --kernels "$(KVERS)"
+
+bench: deps
+	$(Q)$(MAKE) all tests
+	$(Q)scripts/bench --kernels "$(KVERS)"
+
+demo: deps
+	$(Q)$(MAKE) all
+	$(Q)scripts/demo
+
+deps:
+	$(Q)scripts/deps install
+
+format:
+	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	$(Q)rm -rf $(OUT)

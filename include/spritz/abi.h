@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Spritz shared ABI: the constants that the BPF programs, the kernel module
+ * and userspace (libspritz, spritzctl, tests) all agree on.
+ *
+ * Entropy value (EV) layout, Spritz paper §III ("Entropy Value"):
+ *
+ *	 15            8 7             0
+ *	+---------------+---------------+
+ *	|      EV1      |      EV2      |
+ *	+---------------+---------------+
+ *
+ * EV1 is the index of the output port, in the canonical port order of the
+ * ECMP 1 switch (the sender's own switch); EV2 the index at the ECMP 2
+ * switch.  A path that does not steer its second hop carries
+ * SPRITZ_EV2_UNUSED in EV2; switches ignore EV2 whenever they are not in the
+ * ECMP 2 role, so the value only has to be recognisable, not routable.
+ *
+ * This header is included by kernel, BPF and userspace code alike: it may use
+ * only the fixed-width types below and no library.
+ */
+#ifndef _SPRITZ_ABI_H
+#define _SPRITZ_ABI_H
+
+#if defined(__KERNEL__) || defined(__bpf__)
+/* kernel and BPF (vmlinux.h) already provide __u8/__u16/__u32/__u64 */
+#else
+#include <linux/types.h>
+#endif
+
+/* Release of the whole project (module, programs, spritzctl). */
+#define SPRITZ_VERSION "0.1.0"
+
+/* Bumped on any incompatible change to a struct or constant in include/. */
+#define SPRITZ_ABI_VERSION 1
+
+#define SPRITZ_EV_BITS 16
+#define SPRITZ_EV1_SHIFT 8
+#define SPRITZ_EV_PORT_MAX 255 /* 8 bits of port index per ECMP stage */
+#define SPRITZ_EV2_UNUSED 0xff /* hop 2 not steered: default route */
+
+#define SPRITZ_EV(ev1, ev2) \
+	((__u16)((((__u16)(ev1) & 0xff) << SPRITZ_EV1_SHIFT) | ((__u16)(ev2) & 0xff)))
+#define SPRITZ_EV1(ev) ((__u8)(((ev) >> SPRITZ_EV1_SHIFT) & 0xff))
+#define SPRITZ_EV2(ev) ((__u8)((ev) & 0xff))
+
+/*
+ * An EV port index may not be SPRITZ_EV2_UNUSED, so switches have at most
+ * 255 network ports usable by EVs (indices 0..254).
+ */
+#define SPRITZ_MAX_NET_PORTS 255
+
+/* Paper §III-C: an EV entry is 16 bits of EV plus 8 bits of metadata. */
+#define SPRITZ_EV_ENTRY_BYTES 3
+
+/* Name of the kernel module, its sysfs directory and its BTF object. */
+#define SPRITZ_MODULE_NAME "spritz"
+#define SPRITZ_SYSFS_DIR "/sys/kernel/spritz"
+
+#endif /* _SPRITZ_ABI_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel-version differences that spritz.ko meets between Debian's 6.1 and
+ * 6.12 kernels, spelled once so that the rest of the module is written
+ * against the current API.  Each shim tests for the newer macro rather than
+ * a version number, so kernels with backports work too.
+ */
+#ifndef _SPRITZ_COMPAT_H
+#define _SPRITZ_COMPAT_H
+
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/compiler.h>
+
+/* 6.2+: tag for kfunc definitions (keep them out of LTO/inlining). */
+#ifndef __bpf_kfunc
+#define __bpf_kfunc __used noinline
+#endif
+
+/* 6.7+: kfuncs are global functions without prototypes; silence W=1. */
+#ifndef __bpf_kfunc_start_defs
+#define __bpf_kfunc_start_defs()                                                      \
+	__diag_push();                                                                \
+	__diag_ignore_all("-Wmissing-prototypes",                                     \
+			  "Global kfuncs as their definitions will be in BTF")
+#define __bpf_kfunc_end_defs() __diag_pop()
+#endif
+
+/*
+ * 6.9+: kfunc ID sets must be declared with BTF_KFUNCS_START (it sets
+ * BTF_SET8_KFUNCS, and registration refuses sets without it).  6.1 only
+ * has the plain BTF_SET8_* pair.
+ */
+#ifndef BTF_KFUNCS_START
+#define BTF_KFUNCS_START(name) BTF_SET8_START(name)
+#define BTF_KFUNCS_END(name) BTF_SET8_END(name)
+#endif
+
+#endif /* _SPRITZ_COMPAT_H */

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Shell helpers for Spritz selftests, after tools/testing/selftests/net/lib.sh
+# and kselftest/ktap_helpers.sh: a test script calls ktap_header, then one
+# run_test per case, then ktap_finish (which exits 0 / 1 / 4 like kselftest).
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+SPRITZ_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SPRITZ_OUT=${OUT:-$SPRITZ_TOP/build}
+
+__ktap_n=0
+__ktap_pass=0
+__ktap_fail=0
+__ktap_skip=0
+
+ktap_header() # PLAN
+{
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# Record one result: ktap_result NAME RC [REASON]
+ktap_result()
+{
+	local name=$1 rc=$2 reason=${3:-}
+
+	__ktap_n=$((__ktap_n + 1))
+	case $rc in
+	0)	__ktap_pass=$((__ktap_pass + 1)); echo "ok $__ktap_n $name" ;;
+	4)	__ktap_skip=$((__ktap_skip + 1)); echo "ok $__ktap_n $name # SKIP $reason" ;;
+	*)	__ktap_fail=$((__ktap_fail + 1)); echo "not ok $__ktap_n $name${reason:+ # $reason}" ;;
+	esac
+}
+
+# run_test NAME CMD...: run CMD, indent its output as TAP comments, record it.
+run_test()
+{
+	local name=$1 rc
+	shift
+	set -o pipefail
+	"$@" 2>&1 | sed -u 's/^/# /'
+	rc=$?
+	set +o pipefail
+	ktap_result "$name" "$rc"
+	return "$rc"
+}
+
+# The summary line and the kselftest exit code.
+ktap_finish()
+{
+	echo "# $__ktap_pass passed, $__ktap_fail failed, $__ktap_skip skipped"
+	[ "$__ktap_fail" -eq 0 ] || exit $KSFT_FAIL
+	[ "$__ktap_n" -gt 0 ] && [ "$__ktap_skip" -eq "$__ktap_n" ] && exit $KSFT_SKIP
+	exit $KSFT_PASS
+}
+
+# Fail unless running as root.
+require_root()
+{
+	[ "$(id -u)" -eq 0 ] || { echo "# SKIP: needs root"; exit $KSFT_SKIP; }
+}
+
+# The spritz.ko built for the running kernel.
+spritz_ko()
+{
+	echo "$SPRITZ_OUT/kmod/$(uname -r)/spritz.ko"
+}
+
+# Insert spritz.ko for the running kernel (no-op if loaded).
+spritz_insmod()
+{
+	[ -d /sys/module/spritz ] && return 0
+	insmod "$(spritz_ko)"
+}
+
+# Remove spritz.ko; program teardown drops module references
+# asynchronously, so retry for up to two seconds.
+spritz_rmmod()
+{
+	local i
+
+	[ -d /sys/module/spritz ] || return 0
+	for i in $(seq 20); do
+		rmmod spritz 2>/dev/null && return 0
+		sleep 0.1
+	done
+	rmmod spritz
+}
