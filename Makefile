@@ -34,7 +34,7 @@ WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS ?= -O2 -g
 USER_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(SRC)/include -I$(SRC)/user/lib \
 	-I$(SRC)/selftests/lib -I$(OUT)/bpf
-USER_LDLIBS := $(shell $(PKG_CONFIG) --libs jansson libbpf 2>/dev/null || echo -ljansson -lbpf -lelf -lz) -lm
+USER_LDLIBS := $(shell $(PKG_CONFIG) --libs jansson libbpf libmnl 2>/dev/null || echo -ljansson -lbpf -lelf -lz -lmnl) -lm
 
 # ---------------------------------------------------------------- userspace
 LIB_SRCS := $(sort $(wildcard user/lib/*.c))

@@ -11,6 +11,7 @@
 #define _SPRITZ_KFUNCS_H
 
 #include "abi.h"
+#include "knobs.h"
 
 #ifdef __bpf__
 #define SPRITZ_KFUNC extern __attribute__((section(".ksyms")))
@@ -20,5 +21,31 @@
 
 /* The SPRITZ_ABI_VERSION the module was built with. */
 SPRITZ_KFUNC __u32 bpf_spritz_abi_version(void);
+
+/* bpf_spritz_pick() flags */
+#define SPRITZ_PICK_UNIFORM (1U << 0)	 /* all enabled paths equally likely */
+#define SPRITZ_PICK_MIN_BIAS (1U << 1)	 /* minimal paths x min_bias_factor */
+#define SPRITZ_PICK_SMALL_FLOW (1U << 2) /* minimal paths small_flow_weight, others 1 */
+#define SPRITZ_PICK_FLAGS_ALL (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS | SPRITZ_PICK_SMALL_FLOW)
+
+/* bpf_spritz_pick() result: EV in bits 0-15, latency class in bits 16-23. */
+#define SPRITZ_PICK_EV(r) ((__u16)((r) & 0xffff))
+#define SPRITZ_PICK_LAT_CLASS(r) ((__u8)(((r) >> 16) & 0xff))
+
+/*
+ * Sample one enabled path towards switch @dst in O(1), by the current
+ * weights (disabled paths weigh 0).  Returns EV | lat_class << 16, or
+ * -ENOENT (no table or no list for @dst), -EINVAL (bad flags).
+ */
+SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 dst, __u32 flags);
+
+/*
+ * A timeout was seen on path @ev towards @dst: disable it for disable_ms
+ * (extended by repeated timeouts).  Returns 0, or -ENOENT.
+ */
+SPRITZ_KFUNC __s32 bpf_spritz_path_timeout(__u32 dst, __u32 ev);
+
+/* Copy the current knob values; @out__sz must be sizeof(*out). */
+SPRITZ_KFUNC __s32 bpf_spritz_knobs(struct spritz_knob_values *out, __u32 out__sz);
 
 #endif /* _SPRITZ_KFUNCS_H */
