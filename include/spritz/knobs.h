@@ -18,25 +18,37 @@
 #define SPRITZ_BUF_MAX 8
 
 /*
- * X(name, default, min, max)
- *
- * Sources of the defaults: [T2] paper Table II, [P] paper text, [A] the
- * authors' artifact settings (shared/reference/README.md), [L] chosen for
- * Linux hosts where the paper gives no number (see the ABI document).
+ * Defaults.  Sources: [T2] paper Table II, [P] paper text, [A] the authors'
+ * artifact settings (shared/reference/README.md), [L] chosen for Linux
+ * hosts where the paper gives no number (see the ABI document).
  */
-#define SPRITZ_KNOBS(X)                                                        \
-	X(weighted, 1, 0, 1)                   /* [A] weighted variants, Eq. 1 */  \
-	X(explore_threshold, 44, 1, 65535)     /* [T2] packets, ~0.5 BDP */        \
-	X(ecn_threshold, 8, 1, 65535)          /* [T2] marks, ~0.1 BDP */          \
-	X(buffer_size, 8, 1, SPRITZ_BUF_MAX)   /* [P] good-path buffer slots */    \
-	X(w_scale, 3, 1, 1000)                 /* [A][P] weight scale, Eq. 1 */    \
-	X(disable_ms, 1000, 1, 3600000)        /* [L] global re-enable timer */    \
-	X(timeout_us, 200000, 1, 60000000)     /* [L] = Linux TCP_RTO_MIN */       \
-	X(min_bias_ecn_pct, 90, 0, 100)        /* [P] Alg. 2/3: ECN rate > 90% */  \
-	X(min_bias_factor, 100, 1, 65535)      /* [L] like [A] small-flow weight */ \
-	X(small_flow_bytes, 524288, 0, 1073741824) /* [A] 512 KiB */               \
-	X(small_flow_weight, 100, 1, 65535)    /* [A] minimal-path weight */       \
-	X(flowlet_gap_us, 50, 1, 10000000)     /* [L] Flicr flowlet gap */
+#define SPRITZ_DEF_WEIGHTED 1		/* [A] weighted variants, Eq. 1 */
+#define SPRITZ_DEF_EXPLORE_THRESHOLD 44	/* [T2] packets, ~0.5 BDP */
+#define SPRITZ_DEF_ECN_THRESHOLD 8	/* [T2] marks, ~0.1 BDP */
+#define SPRITZ_DEF_BUFFER_SIZE 8	/* [P] §V "8 positions", Alg. 2/3 "< 8" */
+#define SPRITZ_DEF_W_SCALE 3		/* [A][P] §VI-A "scaled by a factor of 3" */
+#define SPRITZ_DEF_DISABLE_MS 1000	/* [L] the "global timer" of §V-A */
+#define SPRITZ_DEF_TIMEOUT_US 200000	/* [L] Linux TCP_RTO_MIN (paper: 100 us RTO) */
+#define SPRITZ_DEF_MIN_BIAS_ECN_PCT 90	/* [P] Alg. 2/3 "ecn_rate > 90%" */
+#define SPRITZ_DEF_MIN_BIAS_FACTOR 100	/* [L] as [A]'s small-flow weight */
+#define SPRITZ_DEF_SMALL_FLOW_BYTES 524288 /* [A] flows under 512 KiB */
+#define SPRITZ_DEF_SMALL_FLOW_WEIGHT 100 /* [A] minimal-path weight */
+#define SPRITZ_DEF_FLOWLET_GAP_US 50	/* [L] Flicr flowlet gap */
+
+/* X(name, default, min, max) */
+#define SPRITZ_KNOBS(X)                                                                \
+	X(weighted, SPRITZ_DEF_WEIGHTED, 0, 1)                                         \
+	X(explore_threshold, SPRITZ_DEF_EXPLORE_THRESHOLD, 1, 65535)                   \
+	X(ecn_threshold, SPRITZ_DEF_ECN_THRESHOLD, 1, 65535)                           \
+	X(buffer_size, SPRITZ_DEF_BUFFER_SIZE, 1, SPRITZ_BUF_MAX)                      \
+	X(w_scale, SPRITZ_DEF_W_SCALE, 1, 1000)                                        \
+	X(disable_ms, SPRITZ_DEF_DISABLE_MS, 1, 3600000)                               \
+	X(timeout_us, SPRITZ_DEF_TIMEOUT_US, 1, 60000000)                              \
+	X(min_bias_ecn_pct, SPRITZ_DEF_MIN_BIAS_ECN_PCT, 0, 100)                       \
+	X(min_bias_factor, SPRITZ_DEF_MIN_BIAS_FACTOR, 1, 65535)                       \
+	X(small_flow_bytes, SPRITZ_DEF_SMALL_FLOW_BYTES, 0, 1073741824)                \
+	X(small_flow_weight, SPRITZ_DEF_SMALL_FLOW_WEIGHT, 1, 65535)                   \
+	X(flowlet_gap_us, SPRITZ_DEF_FLOWLET_GAP_US, 1, 10000000)
 
 /* A snapshot of every knob, as bpf_spritz_knobs() hands it to BPF. */
 struct spritz_knob_values {
