@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fabric file tests: good files load with the port orders, latencies,
+ * hosts and bound they give; a Dragonfly and a Slim Fly written out as
+ * fabric files (generated independently of libspritz) give exactly the
+ * built-in families' path lists; bad files are rejected with
+ * "FILE:LINE: problem" and nothing is built.
+ */
+#include <errno.h>
+
+#include "paths.h"
+#include "test.h"
+
+#define FIXTURES "selftests/user/fabrics/"
+
+/* Fixtures are found relative to the checkout (tests run from the top). */
+static const char *fixture(const char *name)
+{
+	static char path[512];
+	const char *top = getenv("SPRITZ_TOP");
+
+	snprintf(path, sizeof(path), "%s%s" FIXTURES "%s", top ? top : "", top ? "/" : "", name);
+	return path;
+}
+
+static struct spritz_topo *load_file(const char *name)
+{
+	struct spritz_topo *t = NULL;
+	char err[512] = "";
+	int ret = spritz_fabric_load(fixture(name), &t, err, sizeof(err));
+
+	if (!ASSERT_OK(ret, name))
+		printf("# %s\n", err);
+	return ret ? NULL : t;
+}
+
+static void test_tiny(void)
+{
+	struct spritz_topo *t = load_file("tiny.fabric");
+	struct spritz_path buf[64];
+	int n, i;
+
+	if (!t)
+		return;
+	ASSERT_EQ(t->nsw, 5, "switches");
+	ASSERT_EQ(t->kind, SPRITZ_TOPO_FILE, "kind");
+	ASSERT_EQ(t->nhosts, 2 * 4 + 7, "hosts");
+	ASSERT_EQ(t->ngroups, 2, "groups = local components");
+	ASSERT_EQ(t->group[3], t->group[4], "group of 3 and 4");
+	ASSERT_NEQ(t->group[0], t->group[3], "two groups");
+	ASSERT_EQ(t->diameter, 2, "diameter");
+	ASSERT_EQ(t->bound.max_hops, 4, "bound");
+	/* explicit order at 0, link order elsewhere */
+	ASSERT_EQ(spritz_topo_port_nbr(t, 0, 0), 4, "port 0 of 0");
+	ASSERT_EQ(spritz_topo_port_nbr(t, 0, 1), 2, "port 1 of 0");
+	ASSERT_EQ(spritz_topo_port_nbr(t, 0, 2), 1, "port 2 of 0");
+	ASSERT_EQ(spritz_topo_port_nbr(t, 2, 0), 1, "port 0 of 2 (link order)");
+	ASSERT_EQ(spritz_topo_port_nbr(t, 2, 1), 0, "port 1 of 2");
+	ASSERT_EQ(spritz_topo_port_nbr(t, 2, 2), 3, "port 2 of 2");
+	/* 200 Gb/s: 166.4 ns serialization; cable per link or per type */
+	ASSERT_EQ(spritz_topo_hop_ps(t, 0, 2), 10000 + 166400, "0-1 local default");
+	ASSERT_EQ(spritz_topo_hop_ps(t, 0, 1), 30000 + 166400, "0-2 latency=30");
+	ASSERT_EQ(spritz_topo_hop_ps(t, 2, 1), 30000 + 166400, "2-0 same link");
+	ASSERT_EQ(spritz_topo_hop_ps(t, 0, 0), 1000500 + 83200, "0-4 speed=400");
+	ASSERT_EQ(spritz_topo_hop_ps(t, 2, 2), 1000500 + 166400, "2-3 global default");
+	/* 0 -> 3: minimal 0-2-3 and 0-4-3 (2 hops); default route: lowest port = via 4 */
+	ASSERT_EQ(spritz_topo_next_hop(t, 0, 3), 4, "tie-break lowest port index");
+	n = spritz_paths_list(t, 0, 3, buf, 64);
+	ASSERT_GE(n, 2, "paths 0 -> 3");
+	for (i = 0; i < n; i++) {
+		int seq[8], len = spritz_ev_route(t, 0, 3, buf[i].ev, seq, 8);
+
+		ASSERT_GE(len, 3, "route");
+		ASSERT_LE(len - 1, 4, "bound");
+	}
+	spritz_topo_free(t);
+}
+
+/* Same lists (EV, latency, hops, order) for a file and a built-in family. */
+static void compare(const char *file, const char *spec)
+{
+	struct spritz_topo *a = load_file(file), *b = NULL;
+	struct spritz_path *pa, *pb;
+	char err[256];
+	int s, d, cap;
+
+	if (!a)
+		return;
+	if (!ASSERT_OK(spritz_topo_parse(spec, &b, err, sizeof(err)), spec)) {
+		spritz_topo_free(a);
+		return;
+	}
+	ASSERT_EQ(a->nsw, b->nsw, "switches");
+	ASSERT_EQ(a->nhosts, b->nhosts, "hosts");
+	ASSERT_EQ(a->ngroups, b->ngroups, "groups");
+	ASSERT_EQ(a->diameter, b->diameter, "diameter");
+	cap = b->max_degree * (b->max_degree + 1);
+	pa = malloc(sizeof(*pa) * cap);
+	pb = malloc(sizeof(*pb) * cap);
+	for (s = 0; s < a->nsw; s++) {
+		int i;
+
+		if (!ASSERT_EQ(spritz_topo_degree(a, s), spritz_topo_degree(b, s), "degree"))
+			goto out;
+		for (i = 0; i < spritz_topo_degree(a, s); i++)
+			if (!ASSERT_EQ(spritz_topo_port_nbr(a, s, i), spritz_topo_port_nbr(b, s, i),
+				       "port order") ||
+			    !ASSERT_EQ(spritz_topo_port_type(a, s, i),
+				       spritz_topo_port_type(b, s, i), "link type"))
+				goto out;
+		for (d = 0; d < a->nsw; d++) {
+			int na = spritz_paths_list(a, s, d, pa, cap);
+			int nb = spritz_paths_list(b, s, d, pb, cap);
+
+			if (!ASSERT_EQ(na, nb, "list length") ||
+			    !ASSERT_MEMEQ(pa, pb, sizeof(*pa) * (na > 0 ? na : 0), "lists")) {
+				printf("# %s vs %s: %d -> %d\n", file, spec, s, d);
+				goto out;
+			}
+		}
+	}
+out:
+	free(pa);
+	free(pb);
+	spritz_topo_free(a);
+	spritz_topo_free(b);
+}
+
+static void test_dragonfly_file(void)
+{
+	compare("df_p2_a4_h2.fabric", "dragonfly:p=2,a=4,h=2");
+}
+
+static void test_slimfly_file(void)
+{
+	compare("sf_q5.fabric", "slimfly:q=5,p=4");
+}
+
+/* Bad fixture files: error names the file, the line and the problem. */
+static void test_bad_files(void)
+{
+	static const struct {
+		const char *file;
+		int line;          /* 0: whole-file problem, no line */
+		const char *what;  /* substring of the message */
+	} bad[] = {
+		{ "bad_directive.fabric", 4, "unknown directive \"frobnicate\"" },
+		{ "bad_selfloop.fabric", 4, "to itself" },
+		{ "bad_duplicate.fabric", 5, "first on line 3" },
+		{ "bad_id.fabric", 4, "bad switch id \"3\"" },
+		{ "bad_type.fabric", 3, "\"medium\"" },
+		{ "bad_ports.fabric", 5, "lists 0 twice" },
+		{ "bad_ports_missing.fabric", 5, "no link to 2" },
+		{ "bad_disconnected.fabric", 0, "not connected" },
+		{ "bad_latency.fabric", 3, "bad latency \"fast\"" },
+		{ "bad_order.fabric", 2, "must come before" },
+		{ "bad_noswitches.fabric", 0, "no \"switches N\"" },
+		{ "bad_df_nolink.fabric", 0, "not linked to every other group" },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		struct spritz_topo *t = NULL;
+		char err[512] = "", want[600];
+		const char *path = fixture(bad[k].file);
+
+		ASSERT_ERR(spritz_fabric_load(path, &t, err, sizeof(err)), bad[k].file);
+		ASSERT_NULL(t, "nothing loaded");
+		if (bad[k].line)
+			snprintf(want, sizeof(want), "%s:%d: ", path, bad[k].line);
+		else
+			snprintf(want, sizeof(want), "%s: ", path);
+		if (!ASSERT_TRUE(!strncmp(err, want, strlen(want)), "FILE:LINE: prefix") ||
+		    !ASSERT_OK_PTR(strstr(err, bad[k].what), "problem named"))
+			printf("# %s: got \"%s\"\n", bad[k].file, err);
+	}
+}
+
+/* Inline bad texts: every directive's checks. */
+static void test_bad_text(void)
+{
+	static const struct {
+		const char *text;
+		int line;
+	} bad[] = {
+		{ "switches 0\n", 1 },
+		{ "switches 2\nswitches 2\n", 2 },
+		{ "switches x\n", 1 },
+		{ "switches 2\nhosts -1\n", 2 },
+		{ "switches 2\nswitch 2 hosts=1\n", 2 },
+		{ "switches 2\nswitch 1 cores=4\n", 2 },
+		{ "switches 2\nspeed 0\n", 2 },
+		{ "switches 2\nspeed 1.2345\n", 2 },
+		{ "switches 2\nlatency remote 5\n", 2 },
+		{ "switches 2\npacket 0\n", 2 },
+		{ "switches 2\nlink 0 1\n", 2 },
+		{ "switches 2\nlink 0 1 local speed=\n", 2 },
+		{ "switches 2\nlink 0 1 local colour=red\n", 2 },
+		{ "switches 2\nlink 0 1 local\nports 0 1\nports 0 1\n", 4 },
+		{ "switches 2\nlink 0 1 local\nports 0 1 1\n", 3 },
+		{ "switches 2\nbound hops\n", 2 },
+		{ "switches 2\nbound far=3\n", 2 },
+		{ "switches 2\nrouting valiant\n", 2 },
+		{ "switches 2\nlink 0 01x local\n", 2 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		struct spritz_topo *t = NULL;
+		char err[512] = "", want[64];
+
+		snprintf(want, sizeof(want), "inline:%d: ", bad[k].line);
+		if (!ASSERT_ERR(spritz_fabric_parse(bad[k].text, "inline", &t, err, sizeof(err)),
+				"rejected"))
+			printf("# accepted: %s", bad[k].text);
+		ASSERT_NULL(t, "nothing loaded");
+		if (!ASSERT_TRUE(!strncmp(err, want, strlen(want)), "line named"))
+			printf("# case %zu: got \"%s\"\n", k, err);
+	}
+}
+
+/* Too many ports on one switch. */
+static void test_too_many_ports(void)
+{
+	size_t len = 0, cap = 300 * 32;
+	char *text = malloc(cap), err[512] = "";
+	struct spritz_topo *t = NULL;
+	int i;
+
+	len += snprintf(text + len, cap - len, "switches 300\n");
+	for (i = 1; i < 300; i++)
+		len += snprintf(text + len, cap - len, "link 0 %d global\n", i);
+	ASSERT_ERR(spritz_fabric_parse(text, "star", &t, err, sizeof(err)), "257 ports");
+	ASSERT_OK_PTR(strstr(err, "star:257: switch 0 gets more than 255"), "line of port 256");
+	ASSERT_NULL(t, "nothing loaded");
+	free(text);
+}
+
+static const struct test_case cases[] = {
+	{ "tiny", test_tiny },
+	{ "dragonfly_file", test_dragonfly_file },
+	{ "slimfly_file", test_slimfly_file },
+	{ "bad_files", test_bad_files },
+	{ "bad_text", test_bad_text },
+	{ "too_many_ports", test_too_many_ports },
+};
+
+TEST_MAIN(cases)

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fabric file parser: any wiring (a deployment's cabling, Dragonfly+, Cray
+ * Cascade, ...) as switches, hosts, typed links with latency and speed, and
+ * each switch's port order.  Format: Documentation/fabric-file.rst.
+ *
+ * One directive per line, '#' starts a comment:
+ *	switches N
+ *	hosts H                       default hosts per switch (0)
+ *	switch ID hosts=H             per-switch hosts
+ *	speed GBPS                    default link speed
+ *	latency local|global NS       default cable latency per link type
+ *	packet BYTES                  serialized bytes per hop
+ *	link A B local|global [latency=NS] [speed=GBPS]
+ *	ports ID N1 N2 ...            port order of ID (default: link order)
+ *	bound [hops=H] [local=L] [global=G]
+ *	routing generic|dragonfly     EV policy (topo.h, paths.rst)
+ *
+ * Everything is parsed into temporary arrays and checked before the
+ * topology is built, so a bad file yields one "FILE:LINE: problem" error
+ * and no topology.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+#define MAX_SWITCHES 20000
+#define MAX_LINKS 4000000
+
+struct flink {
+	int a, b, type, line;
+	uint32_t cable_ps, speed_mbps;
+};
+
+struct fparse {
+	const char *fname;
+	char *err;
+	size_t errlen;
+	int line;
+	int nsw;
+	int def_hosts;
+	int *hosts;       /* -1 = default */
+	int **ports;      /* explicit port order or NULL */
+	int *nports;
+	int *ports_line;
+	struct flink *links;
+	size_t nlinks, caplinks;
+	struct spritz_link_model model;
+	struct spritz_bound bound;
+	bool have_bound;
+	int policy;
+};
+
+static int perr(struct fparse *P, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record "FILE:LINE: problem" (LINE omitted when 0). */
+static int perr(struct fparse *P, int line, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (P->err && P->errlen) {
+		if (line)
+			snprintf(P->err, P->errlen, "%s:%d: %s", P->fname, line, msg);
+		else
+			snprintf(P->err, P->errlen, "%s: %s", P->fname, msg);
+	}
+	return -EINVAL;
+}
+
+/* Parse a non-negative decimal integer that fills the whole token. */
+static int parse_uint(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 0 || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Parse "D[.DDD]" into thousandths (ns -> ps, Gb/s -> Mb/s). */
+static int parse_milli(const char *s, uint64_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+	int frac = -1;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || frac >= 3)
+			return -EINVAL;
+		v = v * 10 + (*s - '0');
+		if (frac >= 0)
+			frac++;
+		if (v > max * 1000)
+			return -EINVAL;
+	}
+	if (frac == 0)
+		return -EINVAL;
+	for (frac = frac < 0 ? 0 : frac; frac < 3; frac++)
+		v *= 10;
+	if (v > max * 1000)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Parse a switch id token. */
+static int parse_id(struct fparse *P, const char *tok, int *id)
+{
+	long v;
+
+	if (!P->nsw)
+		return perr(P, P->line, "\"switches N\" must come before switch ids");
+	if (parse_uint(tok, P->nsw - 1, &v))
+		return perr(P, P->line, "bad switch id \"%s\" (switches are 0..%d)",
+			    tok ? tok : "", P->nsw - 1);
+	*id = (int)v;
+	return 0;
+}
+
+static int parse_type(const char *tok)
+{
+	if (tok && !strcmp(tok, "local"))
+		return SPRITZ_LINK_LOCAL;
+	if (tok && !strcmp(tok, "global"))
+		return SPRITZ_LINK_GLOBAL;
+	return -1;
+}
+
+/* One directive, already split into tokens. */
+static int parse_directive(struct fparse *P, char **tok, int n)
+{
+	const char *d = tok[0];
+	long v;
+	int i, id;
+
+	if (!strcmp(d, "switches")) {
+		if (P->nsw)
+			return perr(P, P->line, "\"switches\" given twice");
+		if (n != 2 || parse_uint(tok[1], MAX_SWITCHES, &v) || v < 1)
+			return perr(P, P->line, "expected \"switches N\", 1 <= N <= %d",
+				    MAX_SWITCHES);
+		P->nsw = (int)v;
+		P->hosts = malloc(sizeof(int) * v);
+		P->ports = calloc(v, sizeof(int *));
+		P->nports = calloc(v, sizeof(int));
+		P->ports_line = calloc(v, sizeof(int));
+		if (!P->hosts || !P->ports || !P->nports || !P->ports_line)
+			return -ENOMEM;
+		for (i = 0; i < v; i++)
+			P->hosts[i] = -1;
+		return 0;
+	}
+	if (!strcmp(d, "hosts")) {
+		if (n != 2 || parse_uint(tok[1], 65535, &v))
+			return perr(P, P->line, "expected \"hosts H\", 0 <= H <= 65535");
+		P->def_hosts = (int)v;
+		return 0;
+	}
+	if (!strcmp(d, "switch")) {
+		if (n < 2)
+			return perr(P, P->line, "expected \"switch ID hosts=H\"");
+		if (parse_id(P, tok[1], &id))
+			return -EINVAL;
+		for (i = 2; i < n; i++) {
+			if (!strncmp(tok[i], "hosts=", 6) && !parse_uint(tok[i] + 6, 65535, &v))
+				P->hosts[id] = (int)v;
+			else
+				return perr(P, P->line, "bad switch attribute \"%s\"", tok[i]);
+		}
+		return 0;
+	}
+	if (!strcmp(d, "speed")) {
+		if (n != 2 || parse_milli(tok[1], 100000000, &P->model.speed_mbps) ||
+		    !P->model.speed_mbps)
+			return perr(P, P->line, "expected \"speed GBPS\" (a positive number)");
+		return 0;
+	}
+	if (!strcmp(d, "latency")) {
+		int ty = n == 3 ? parse_type(tok[1]) : -1;
+
+		if (ty < 0 || parse_milli(tok[2], 4000000, &P->model.cable_ps[ty]))
+			return perr(P, P->line, "expected \"latency local|global NS\"");
+		return 0;
+	}
+	if (!strcmp(d, "packet")) {
+		if (n != 2 || parse_uint(tok[1], 1000000, &v) || !v)
+			return perr(P, P->line, "expected \"packet BYTES\"");
+		P->model.packet_bytes = (uint32_t)v;
+		return 0;
+	}
+	if (!strcmp(d, "link")) {
+		struct flink L = { 0 };
+
+		if (n < 4)
+			return perr(P, P->line, "expected \"link A B local|global [latency=NS] "
+					"[speed=GBPS]\"");
+		if (parse_id(P, tok[1], &L.a) || parse_id(P, tok[2], &L.b))
+			return -EINVAL;
+		if (L.a == L.b)
+			return perr(P, P->line, "link from switch %d to itself", L.a);
+		L.type = parse_type(tok[3]);
+		if (L.type < 0)
+			return perr(P, P->line, "link type must be \"local\" or \"global\", not "
+					"\"%s\"", tok[3]);
+		for (i = 4; i < n; i++) {
+			if (!strncmp(tok[i], "latency=", 8)) {
+				if (parse_milli(tok[i] + 8, 4000000, &L.cable_ps) || !L.cable_ps)
+					return perr(P, P->line, "bad latency \"%s\" (positive ns)",
+						    tok[i] + 8);
+			} else if (!strncmp(tok[i], "speed=", 6)) {
+				if (parse_milli(tok[i] + 6, 100000000, &L.speed_mbps) ||
+				    !L.speed_mbps)
+					return perr(P, P->line, "bad speed \"%s\" (positive Gb/s)",
+						    tok[i] + 6);
+			} else {
+				return perr(P, P->line, "bad link attribute \"%s\"", tok[i]);
+			}
+		}
+		L.line = P->line;
+		if (P->nlinks == P->caplinks) {
+			size_t cap = P->caplinks ? P->caplinks * 2 : 256;
+			struct flink *nl;
+
+			if (cap > MAX_LINKS)
+				return perr(P, P->line, "more than %d links", MAX_LINKS);
+			nl = realloc(P->links, cap * sizeof(*nl));
+			if (!nl)
+				return -ENOMEM;
+			P->links = nl;
+			P->caplinks = cap;
+		}
+		P->links[P->nlinks++] = L;
+		return 0;
+	}
+	if (!strcmp(d, "ports")) {
+		if (n < 2)
+			return perr(P, P->line, "expected \"ports ID N1 N2 ...\"");
+		if (parse_id(P, tok[1], &id))
+			return -EINVAL;
+		if (P->ports[id])
+			return perr(P, P->line, "port order of switch %d already given on line %d",
+				    id, P->ports_line[id]);
+		if (n - 2 > SPRITZ_MAX_NET_PORTS)
+			return perr(P, P->line, "more than %d ports", SPRITZ_MAX_NET_PORTS);
+		P->ports[id] = malloc(sizeof(int) * (n > 2 ? n - 2 : 1));
+		if (!P->ports[id])
+			return -ENOMEM;
+		for (i = 2; i < n; i++)
+			if (parse_id(P, tok[i], &P->ports[id][i - 2]))
+				return -EINVAL;
+		P->nports[id] = n - 2;
+		P->ports_line[id] = P->line;
+		return 0;
+	}
+	if (!strcmp(d, "bound")) {
+		if (n < 2)
+			return perr(P, P->line, "expected \"bound [hops=H] [local=L] [global=G]\"");
+		for (i = 1; i < n; i++) {
+			const char *eq = strchr(tok[i], '=');
+			int *dst = NULL;
+
+			if (eq && !strncmp(tok[i], "hops=", 5))
+				dst = &P->bound.max_hops;
+			else if (eq && !strncmp(tok[i], "local=", 6))
+				dst = &P->bound.max_local;
+			else if (eq && !strncmp(tok[i], "global=", 7))
+				dst = &P->bound.max_global;
+			if (!dst || parse_uint(eq + 1, 64, &v))
+				return perr(P, P->line, "bad bound \"%s\"", tok[i]);
+			*dst = (int)v;
+		}
+		P->have_bound = true;
+		return 0;
+	}
+	if (!strcmp(d, "routing")) {
+		if (n == 2 && !strcmp(tok[1], "generic"))
+			P->policy = SPRITZ_POLICY_GENERIC;
+		else if (n == 2 && !strcmp(tok[1], "dragonfly"))
+			P->policy = SPRITZ_POLICY_DRAGONFLY;
+		else
+			return perr(P, P->line, "expected \"routing generic|dragonfly\"");
+		return 0;
+	}
+	return perr(P, P->line, "unknown directive \"%s\"", d);
+}
+
+static int cmp_link(const void *x, const void *y)
+{
+	const struct flink *a = x, *b = y;
+	int a0 = a->a < a->b ? a->a : a->b, a1 = a->a < a->b ? a->b : a->a;
+	int b0 = b->a < b->b ? b->a : b->b, b1 = b->a < b->b ? b->b : b->a;
+
+	if (a0 != b0)
+		return a0 - b0;
+	if (a1 != b1)
+		return a1 - b1;
+	return a->line - b->line;
+}
+
+/* Turn the parsed file into a topology. */
+static int build(struct fparse *P, struct spritz_topo **out)
+{
+	struct spritz_topo *t;
+	struct flink *sorted;
+	uint32_t *fill;
+	size_t i;
+	int s, ret;
+
+	if (!P->nsw)
+		return perr(P, 0, "no \"switches N\" line");
+	/* parallel links would give two EVs with the same switch sequence */
+	sorted = malloc(sizeof(*sorted) * (P->nlinks ? P->nlinks : 1));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, P->links, sizeof(*sorted) * P->nlinks);
+	qsort(sorted, P->nlinks, sizeof(*sorted), cmp_link);
+	for (i = 1; i < P->nlinks; i++)
+		if (!cmp_link(&(struct flink){ sorted[i].a, sorted[i].b, 0, 0, 0, 0 },
+			      &(struct flink){ sorted[i - 1].a, sorted[i - 1].b, 0, 0, 0, 0 })) {
+			ret = perr(P, sorted[i].line, "second link between switches %d and %d "
+				   "(first on line %d)", sorted[i].a, sorted[i].b,
+				   sorted[i - 1].line);
+			free(sorted);
+			return ret;
+		}
+	free(sorted);
+
+	t = spritz_topo_alloc(P->nsw, P->nlinks * 2);
+	fill = calloc((size_t)P->nsw + 1, sizeof(uint32_t));
+	if (!t || !fill) {
+		free(fill);
+		spritz_topo_free(t);
+		return -ENOMEM;
+	}
+	for (i = 0; i < P->nlinks; i++) {
+		const struct flink *L = &P->links[i];
+
+		if (++fill[L->a] > SPRITZ_MAX_NET_PORTS || ++fill[L->b] > SPRITZ_MAX_NET_PORTS) {
+			ret = perr(P, L->line, "switch %d gets more than %d network ports",
+				   fill[L->a] > SPRITZ_MAX_NET_PORTS ? L->a : L->b,
+				   SPRITZ_MAX_NET_PORTS);
+			goto fail;
+		}
+	}
+	for (s = 0; s < P->nsw; s++) {
+		t->port_off[s + 1] = t->port_off[s] + fill[s];
+		fill[s] = t->port_off[s];
+	}
+	for (i = 0; i < P->nlinks; i++) {
+		const struct flink *L = &P->links[i];
+		uint32_t pa = fill[L->a]++, pb = fill[L->b]++;
+
+		t->port_nbr[pa] = L->b;
+		t->port_nbr[pb] = L->a;
+		t->port_type[pa] = t->port_type[pb] = (uint8_t)L->type;
+		t->port_cable_ps[pa] = t->port_cable_ps[pb] = L->cable_ps;
+		t->port_speed_mbps[pa] = t->port_speed_mbps[pb] = L->speed_mbps;
+	}
+	/* explicit port orders: a permutation of the switch's neighbours */
+	for (s = 0; s < P->nsw; s++) {
+		int deg = spritz_topo_degree(t, s), j, k;
+		uint32_t o = t->port_off[s];
+		int nbr[SPRITZ_MAX_NET_PORTS];
+		uint8_t ty[SPRITZ_MAX_NET_PORTS];
+		uint32_t cab[SPRITZ_MAX_NET_PORTS], spd[SPRITZ_MAX_NET_PORTS];
+		bool used[SPRITZ_MAX_NET_PORTS] = { false };
+
+		t->hosts[s] = P->hosts[s] >= 0 ? P->hosts[s] : P->def_hosts;
+		if (!P->ports[s])
+			continue;
+		if (P->nports[s] != deg) {
+			ret = perr(P, P->ports_line[s], "switch %d has %d links but %d ports are "
+				   "listed", s, deg, P->nports[s]);
+			goto fail;
+		}
+		for (j = 0; j < deg; j++) {
+			int n = P->ports[s][j];
+
+			for (k = 0; k < deg; k++)
+				if (t->port_nbr[o + k] == n)
+					break;
+			if (k == deg) {
+				ret = perr(P, P->ports_line[s], "switch %d has no link to %d",
+					   s, n);
+				goto fail;
+			}
+			if (used[k]) {
+				ret = perr(P, P->ports_line[s], "switch %d lists %d twice", s, n);
+				goto fail;
+			}
+			used[k] = true;
+			nbr[j] = n;
+			ty[j] = t->port_type[o + k];
+			cab[j] = t->port_cable_ps[o + k];
+			spd[j] = t->port_speed_mbps[o + k];
+		}
+		for (j = 0; j < deg; j++) {
+			t->port_nbr[o + j] = nbr[j];
+			t->port_type[o + j] = ty[j];
+			t->port_cable_ps[o + j] = cab[j];
+			t->port_speed_mbps[o + j] = spd[j];
+		}
+	}
+	free(fill);
+	fill = NULL;
+	t->kind = SPRITZ_TOPO_FILE;
+	t->policy = P->policy;
+	t->model = P->model;
+	snprintf(t->name, sizeof(t->name), "file:%s", P->fname);
+	{
+		char msg[200];
+
+		ret = spritz_topo_finish(t, msg, sizeof(msg));
+		if (ret) {
+			perr(P, 0, "%s", msg);
+			goto fail;
+		}
+	}
+	if (P->have_bound)
+		t->bound = P->bound;
+	else if (t->policy == SPRITZ_POLICY_DRAGONFLY)
+		t->bound = (struct spritz_bound){ -1, SPRITZ_DF_MAX_LOCAL_HOPS,
+						  SPRITZ_DF_MAX_GLOBAL_HOPS };
+	else /* two minimal segments (Valiant): 4 hops for a diameter-2 Slim Fly */
+		t->bound = (struct spritz_bound){ 2 * t->diameter, -1, -1 };
+	*out = t;
+	return 0;
+fail:
+	free(fill);
+	spritz_topo_free(t);
+	return ret;
+}
+
+/* Parse fabric text; fname is used in error messages and the topology name. */
+int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo **out,
+			char *err, size_t errlen)
+{
+	struct fparse P = { .fname = fname, .err = err, .errlen = errlen };
+	char *buf = strdup(text), *line, *next;
+	int ret = 0, s;
+
+	if (!buf)
+		return -ENOMEM;
+	spritz_link_model_default(&P.model);
+	P.bound = (struct spritz_bound){ -1, -1, -1 };
+	P.policy = SPRITZ_POLICY_GENERIC;
+	for (line = buf; line && !ret; line = next) {
+		char *tok[SPRITZ_MAX_NET_PORTS + 8], *c, *save = NULL;
+		int n = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		P.line++;
+		c = strchr(line, '#');
+		if (c)
+			*c = '\0';
+		for (c = strtok_r(line, " \t\r", &save); c; c = strtok_r(NULL, " \t\r", &save)) {
+			if (n == (int)(sizeof(tok) / sizeof(tok[0]))) {
+				ret = perr(&P, P.line, "line has too many fields");
+				break;
+			}
+			tok[n++] = c;
+		}
+		if (!ret && n)
+			ret = parse_directive(&P, tok, n);
+	}
+	if (!ret)
+		ret = build(&P, out);
+	if (ret == -ENOMEM)
+		perr(&P, P.line, "out of memory");
+	for (s = 0; s < P.nsw; s++)
+		free(P.ports[s]);
+	free(P.ports);
+	free(P.nports);
+	free(P.ports_line);
+	free(P.hosts);
+	free(P.links);
+	free(buf);
+	return ret;
+}
+
+/* Load a fabric file; errors "FILE:LINE: problem". */
+int spritz_fabric_load(const char *path, struct spritz_topo **out, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	do {
+		if (cap - len < 65536) {
+			char *nt;
+
+			cap = cap ? cap * 2 : 65536;
+			nt = realloc(text, cap + 1);
+			if (!nt) {
+				free(text);
+				fclose(f);
+				return -ENOMEM;
+			}
+			text = nt;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: read error", path);
+		free(text);
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	text[len] = '\0';
+	if (memchr(text, '\0', len)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: binary file (NUL byte)", path);
+		free(text);
+		return -EINVAL;
+	}
+	ret = spritz_fabric_parse(text, path, out, err, errlen);
+	free(text);
+	return ret;
+}

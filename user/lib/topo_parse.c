@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TOPO strings, the way every spritzctl command names a fabric:
+ *
+ *	dragonfly:p=4,a=8,h=4     Dragonfly (dragonfly.c); p defaults to h
+ *	slimfly:q=9,p=7           Slim Fly (slimfly.c); p defaults to ceil(k/2)
+ *	file:PATH                 fabric file (fabric.c)
+ *
+ * Keys may come in any order; each at most once; values are decimal
+ * integers.  Anything else is rejected with a message naming the problem.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topo.h"
+
+#define errf(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
+
+struct kv {
+	const char *key;
+	long val;
+	bool set;
+	bool required;
+};
+
+/* Parse "k=v,k=v" into the known keys. */
+static int parse_kv(const char *s, struct kv *kv, int nkv, char *err, size_t errlen)
+{
+	char *buf = strdup(s), *tok, *save = NULL;
+	int i, ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	if (!*buf || buf[strlen(buf) - 1] == ',' || strstr(buf, ",,") || *buf == ',') {
+		errf("empty parameter in \"%s\"", s);
+		ret = -EINVAL;
+		goto out;
+	}
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '='), *end;
+		long v;
+
+		if (!eq) {
+			errf("parameter \"%s\" is not KEY=VALUE", tok);
+			ret = -EINVAL;
+			goto out;
+		}
+		*eq = '\0';
+		for (i = 0; i < nkv; i++)
+			if (!strcmp(kv[i].key, tok))
+				break;
+		if (i == nkv) {
+			errf("unknown parameter \"%s\"", tok);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (kv[i].set) {
+			errf("parameter \"%s\" given twice", tok);
+			ret = -EINVAL;
+			goto out;
+		}
+		errno = 0;
+		v = strtol(eq + 1, &end, 10);
+		if (!eq[1] || *end || errno || v < 0 || v > 1000000 || eq[1] == '+' ||
+		    eq[1] == '-') {
+			errf("parameter %s: \"%s\" is not a non-negative integer", tok, eq + 1);
+			ret = -EINVAL;
+			goto out;
+		}
+		kv[i].val = v;
+		kv[i].set = true;
+	}
+	for (i = 0; i < nkv; i++)
+		if (kv[i].required && !kv[i].set) {
+			errf("missing parameter \"%s\"", kv[i].key);
+			ret = -EINVAL;
+			goto out;
+		}
+out:
+	free(buf);
+	return ret;
+}
+
+/* Parse a TOPO string and build the fabric. */
+int spritz_topo_parse(const char *spec, struct spritz_topo **out, char *err, size_t errlen)
+{
+	const char *colon = spec ? strchr(spec, ':') : NULL;
+	size_t fam;
+	int ret;
+
+	if (!colon) {
+		errf("\"%s\" is not dragonfly:..., slimfly:... or file:PATH", spec ? spec : "");
+		return -EINVAL;
+	}
+	fam = (size_t)(colon - spec);
+	if (fam == 9 && !strncmp(spec, "dragonfly", 9)) {
+		struct kv kv[] = { { "p", 0, 0, 0 }, { "a", 0, 0, 1 }, { "h", 0, 0, 1 } };
+
+		ret = parse_kv(colon + 1, kv, 3, err, errlen);
+		if (ret)
+			return ret;
+		return spritz_dragonfly(kv[0].set ? (int)kv[0].val : (int)kv[2].val, (int)kv[1].val,
+					(int)kv[2].val, out, err, errlen);
+	}
+	if (fam == 7 && !strncmp(spec, "slimfly", 7)) {
+		struct kv kv[] = { { "q", 0, 0, 1 }, { "p", 0, 0, 0 } };
+		int k;
+
+		ret = parse_kv(colon + 1, kv, 2, err, errlen);
+		if (ret)
+			return ret;
+		k = spritz_slimfly_degree((int)kv[0].val);
+		if (k < 0)
+			return spritz_slimfly((int)kv[0].val, 0, out, err, errlen);
+		return spritz_slimfly((int)kv[0].val, kv[1].set ? (int)kv[1].val : (k + 1) / 2,
+				      out, err, errlen);
+	}
+	if (fam == 4 && !strncmp(spec, "file", 4)) {
+		if (!colon[1]) {
+			errf("file: needs a path");
+			return -EINVAL;
+		}
+		return spritz_fabric_load(colon + 1, out, err, errlen);
+	}
+	errf("unknown topology family \"%.*s\" (dragonfly, slimfly, file)", (int)fam, spec);
+	return -EINVAL;
+}
