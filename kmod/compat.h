@@ -36,4 +36,26 @@
 #define BTF_KFUNCS_END(name) BTF_SET8_END(name)
 #endif
 
+/*
+ * 6.2+: formatted extack messages, kept in the extack's own buffer.  6.1's
+ * extack has only a pointer, so the message goes to a static buffer: valid
+ * because every user is a doit handler of the spritz family, which is not
+ * parallel_ops, so handlers and the ACK that reads the message are
+ * serialised under genl_mutex.
+ */
+#include <linux/netlink.h>
+#ifndef NL_SET_ERR_MSG_FMT_MOD
+extern char spritz_extack_buf[80];
+#define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, args...)                                   \
+	do {                                                                           \
+		struct netlink_ext_ack *__extack = (extack);                           \
+		if (__extack) {                                                        \
+			snprintf(spritz_extack_buf, sizeof(spritz_extack_buf),         \
+				 KBUILD_MODNAME ": " fmt, ##args);                     \
+			__extack->_msg = spritz_extack_buf;                            \
+		}                                                                      \
+	} while (0)
+#define SPRITZ_NEED_EXTACK_BUF 1
+#endif
+
 #endif /* _SPRITZ_COMPAT_H */

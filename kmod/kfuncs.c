@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * kfuncs exported to SCHED_CLS (tc) BPF programs.
+ * kfuncs exported to SCHED_CLS (tc) BPF programs: the Spritz send logic's
+ * gen(w) (paper §V, Alg. 1 "Sample index i <- gen(w)"), the timeout
+ * feedback that sets w[i] to zero (Alg. 2/3), and the knob snapshot.
  *
  * A program that calls any of them holds a reference on this module for
  * as long as it is loaded (the verifier pins the module owning a kfunc's
  * BTF), so the module cannot be unloaded under a running datapath.
- * Documentation/kfuncs.rst lists names and signatures.
+ * None of them allocates or sleeps.  Documentation/kfuncs.rst lists names,
+ * signatures, contexts and costs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,10 +33,56 @@ __bpf_kfunc u32 bpf_spritz_abi_version(void)
 	return SPRITZ_ABI_VERSION;
 }
 
+/**
+ * bpf_spritz_pick - sample one path towards switch @dst (O(1))
+ * @dst: destination switch
+ * @flags: SPRITZ_PICK_*
+ *
+ * Returns EV | lat_class << 16, -ENOENT without a list for @dst, -EINVAL
+ * for unknown flags.
+ */
+__bpf_kfunc s32 bpf_spritz_pick(u32 dst, u32 flags)
+{
+	return spritz_pick(dst, flags);
+}
+
+/**
+ * bpf_spritz_path_timeout - a timeout on path @ev towards @dst: disable it
+ * @dst: destination switch
+ * @ev: the EV the packet carried
+ *
+ * Returns 0, or -ENOENT if the live table has no such path.
+ */
+__bpf_kfunc s32 bpf_spritz_path_timeout(u32 dst, u32 ev)
+{
+	return spritz_path_timeout(dst, ev);
+}
+
+/**
+ * bpf_spritz_knobs - copy the current knob values into @out
+ * @out: where to copy
+ * @out__sz: sizeof(*out), checked by the verifier against the buffer
+ *
+ * Returns 0, or -EINVAL if @out__sz is not sizeof(struct spritz_knob_values).
+ */
+__bpf_kfunc s32 bpf_spritz_knobs(struct spritz_knob_values *out, u32 out__sz)
+{
+	if (out__sz != sizeof(*out))
+		return -EINVAL;
+	out->algorithm = READ_ONCE(spritz_knobs.algorithm);
+#define SPRITZ_KNOB_COPY(name, def, min, max) out->name = READ_ONCE(spritz_knobs.name);
+	SPRITZ_KNOBS(SPRITZ_KNOB_COPY)
+#undef SPRITZ_KNOB_COPY
+	return 0;
+}
+
 __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(spritz_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_spritz_abi_version)
+BTF_ID_FLAGS(func, bpf_spritz_pick)
+BTF_ID_FLAGS(func, bpf_spritz_path_timeout)
+BTF_ID_FLAGS(func, bpf_spritz_knobs)
 BTF_KFUNCS_END(spritz_kfunc_ids)
 
 static const struct btf_kfunc_id_set spritz_kfunc_set = {

@@ -22,9 +22,17 @@ static int __init spritz_init(void)
 {
 	int err;
 
-	err = spritz_sysfs_init();
+	err = spritz_tables_init();
 	if (err)
 		return err;
+	err = spritz_sysfs_init();
+	if (err)
+		goto out_tables;
+	err = spritz_netlink_init();
+	if (err) {
+		pr_err("failed to register the generic netlink family: %d\n", err);
+		goto out_sysfs;
+	}
 
 	/*
 	 * Registration cannot be undone, so it goes last: a module whose
@@ -33,18 +41,29 @@ static int __init spritz_init(void)
 	err = spritz_kfuncs_init();
 	if (err) {
 		pr_err("failed to register kfuncs: %d\n", err);
-		goto out_sysfs;
+		goto out_netlink;
 	}
 	return 0;
 
+out_netlink:
+	spritz_netlink_exit();
 out_sysfs:
 	spritz_sysfs_exit();
+out_tables:
+	spritz_tables_exit();
 	return err;
 }
 
+/*
+ * No BPF program uses the kfuncs any more (each holds a module reference),
+ * so only netlink and sysfs can reach the tables: close them first, then
+ * free the live table (which cancels its work item).
+ */
 static void __exit spritz_exit(void)
 {
+	spritz_netlink_exit();
 	spritz_sysfs_exit();
+	spritz_tables_exit();
 }
 
 module_init(spritz_init);

@@ -56,7 +56,10 @@ enum spritz_attr {
 	SPRITZ_A_SRC_SWITCH,	/* u32: this host's switch */
 	SPRITZ_A_NUM_SWITCHES,	/* u32: switches in the fabric (dst < this) */
 	SPRITZ_A_DST,		/* u32: destination switch */
-	SPRITZ_A_PATHS,		/* nest of SPRITZ_A_PATH, sorted by latency */
+	SPRITZ_A_PATHS,		/* nest of SPRITZ_A_PATH, sorted by latency; may
+				 * repeat in one TABLE_SET (the lists concatenate:
+				 * an attribute holds at most 64 KiB, about 2300
+				 * paths); a dump message holds one part */
 	SPRITZ_A_PATH,		/* nest of SPRITZ_PATH_A_* */
 	SPRITZ_A_GENERATION,	/* u32: bumped by every commit (dump, read-only) */
 	SPRITZ_A_PAD,

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Generic netlink family "spritz" (include/spritz/netlink.h): userspace
+ * loads the endpoint tables of the Spritz paper (§III-C: per destination
+ * switch, the EV entry list of the bounded simple paths, with Eq. 1 base
+ * weights) and reads them back with each path's state.
+ *
+ * A table is loaded as a transaction: TABLE_BEGIN opens a staging table,
+ * TABLE_SET adds one destination's list, TABLE_COMMIT publishes it (RCU,
+ * table.c), TABLE_ABORT drops it.  Every attribute has a policy and the
+ * family validates strictly (unknown attributes are errors); a refused
+ * message says why in the extended ACK and changes nothing.  Every command
+ * but TABLE_GET needs CAP_NET_ADMIN.  Documentation/netlink.rst.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include <spritz/netlink.h>
+
+#include "compat.h"
+#include "spritz.h"
+
+#ifdef SPRITZ_NEED_EXTACK_BUF
+char spritz_extack_buf[80];
+#endif
+
+/* The open transaction's table (spritz_table_mutex). */
+static struct spritz_table *spritz_staging;
+
+static struct netlink_range_validation spritz_switch_range = {
+	.min = 0,
+	.max = SPRITZ_MAX_SWITCHES - 1,
+};
+
+static struct netlink_range_validation spritz_nswitch_range = {
+	.min = 1,
+	.max = SPRITZ_MAX_SWITCHES,
+};
+
+static const struct nla_policy spritz_path_policy[SPRITZ_PATH_A_MAX + 1] = {
+	[SPRITZ_PATH_A_EV] = { .type = NLA_U16 },
+	[SPRITZ_PATH_A_LAT_CLASS] = { .type = NLA_U8 },
+	[SPRITZ_PATH_A_BASE_WEIGHT] = { .type = NLA_U32 },
+	/* dump only */
+	[SPRITZ_PATH_A_WEIGHT] = { .type = NLA_REJECT },
+	[SPRITZ_PATH_A_DISABLED_MS] = { .type = NLA_REJECT },
+	[SPRITZ_PATH_A_PICKS] = { .type = NLA_REJECT },
+	[SPRITZ_PATH_A_TIMEOUTS] = { .type = NLA_REJECT },
+	[SPRITZ_PATH_A_DISABLES] = { .type = NLA_REJECT },
+	[SPRITZ_PATH_A_PAD] = { .type = NLA_REJECT },
+};
+
+static const struct nla_policy spritz_policy[SPRITZ_A_MAX + 1] = {
+	[SPRITZ_A_SRC_SWITCH] = NLA_POLICY_FULL_RANGE(NLA_U32, &spritz_switch_range),
+	[SPRITZ_A_NUM_SWITCHES] = NLA_POLICY_FULL_RANGE(NLA_U32, &spritz_nswitch_range),
+	[SPRITZ_A_DST] = NLA_POLICY_FULL_RANGE(NLA_U32, &spritz_switch_range),
+	[SPRITZ_A_PATHS] = NLA_POLICY_NESTED_ARRAY(spritz_path_policy),
+	/* only inside SPRITZ_A_PATHS, or dump only */
+	[SPRITZ_A_PATH] = { .type = NLA_REJECT },
+	[SPRITZ_A_GENERATION] = { .type = NLA_REJECT },
+	[SPRITZ_A_PAD] = { .type = NLA_REJECT },
+};
+
+static struct genl_family spritz_genl_family;
+
+/* TABLE_BEGIN: open a staging table, replacing an unfinished one. */
+static int spritz_nl_begin(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct spritz_table *t;
+	u32 src, num;
+
+	if (GENL_REQ_ATTR_CHECK(info, SPRITZ_A_SRC_SWITCH) ||
+	    GENL_REQ_ATTR_CHECK(info, SPRITZ_A_NUM_SWITCHES)) {
+		NL_SET_ERR_MSG_MOD(extack, "TABLE_BEGIN needs SRC_SWITCH and NUM_SWITCHES");
+		return -EINVAL;
+	}
+	src = nla_get_u32(info->attrs[SPRITZ_A_SRC_SWITCH]);
+	num = nla_get_u32(info->attrs[SPRITZ_A_NUM_SWITCHES]);
+	if (src >= num) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "source switch %u not in a fabric of %u switches",
+				       src, num);
+		return -EINVAL;
+	}
+	t = spritz_table_alloc(src, num, extack);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	mutex_lock(&spritz_table_mutex);
+	spritz_table_free(spritz_staging);
+	spritz_staging = t;
+	mutex_unlock(&spritz_table_mutex);
+	return 0;
+}
+
+/* Parse and check one path nest into @p (index @n of the list). */
+static int spritz_nl_parse_path(const struct nlattr *nla, struct spritz_path *p, int n,
+				unsigned long *seen, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[SPRITZ_PATH_A_MAX + 1];
+	int err;
+
+	/* the policy already checked types; this finds each member */
+	err = nla_parse_nested(tb, SPRITZ_PATH_A_MAX, nla, spritz_path_policy, extack);
+	if (err)
+		return err;
+	if (!tb[SPRITZ_PATH_A_EV] || !tb[SPRITZ_PATH_A_LAT_CLASS] ||
+	    !tb[SPRITZ_PATH_A_BASE_WEIGHT]) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "path %d: needs EV, LAT_CLASS and BASE_WEIGHT", n);
+		return -EINVAL;
+	}
+	p->ev = nla_get_u16(tb[SPRITZ_PATH_A_EV]);
+	p->lat_class = nla_get_u8(tb[SPRITZ_PATH_A_LAT_CLASS]);
+	p->base_weight = nla_get_u32(tb[SPRITZ_PATH_A_BASE_WEIGHT]);
+	if (SPRITZ_EV1(p->ev) == SPRITZ_EV2_UNUSED) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "path %d: EV 0x%04x: EV1 out of range (> %u)", n,
+				       p->ev, SPRITZ_MAX_NET_PORTS - 1);
+		return -ERANGE;
+	}
+	if (test_and_set_bit(p->ev, seen)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "path %d: duplicate EV 0x%04x", n, p->ev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Parse and check the path list of a TABLE_SET into @out; returns the
+ * count.  The list is the concatenation of every SPRITZ_A_PATHS attribute
+ * of the message, in order: an attribute holds at most 64 KiB, less than
+ * SPRITZ_MAX_PATHS paths.
+ */
+static int spritz_nl_parse_paths(const struct genl_info *info, struct spritz_path **out,
+				 struct netlink_ext_ack *extack)
+{
+	const struct nlattr *top, *nla;
+	struct spritz_path *p = NULL;
+	unsigned long *seen = NULL;
+	int rem, rem2, n = 0, err;
+	u64 wsum = 0;
+
+	nlmsg_for_each_attr(top, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(top) != SPRITZ_A_PATHS)
+			continue;
+		nla_for_each_nested(nla, top, rem2)
+			n++;
+	}
+	if (n == 0) {
+		NL_SET_ERR_MSG_MOD(extack, "no paths");
+		return -EINVAL;
+	}
+	if (n > SPRITZ_MAX_PATHS) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "too many paths (%d > %u)", n, SPRITZ_MAX_PATHS);
+		return -E2BIG;
+	}
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	seen = bitmap_zalloc(1 << SPRITZ_EV_BITS, GFP_KERNEL);
+	if (!p || !seen) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	n = 0;
+	nlmsg_for_each_attr(top, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(top) != SPRITZ_A_PATHS)
+			continue;
+		nla_for_each_nested(nla, top, rem2) {
+			err = spritz_nl_parse_path(nla, &p[n], n, seen, extack);
+			if (err)
+				goto out_free;
+			wsum += p[n++].base_weight;
+		}
+	}
+	if (!wsum) {
+		NL_SET_ERR_MSG_MOD(extack, "all base weights are zero");
+		err = -EINVAL;
+		goto out_free;
+	}
+	bitmap_free(seen);
+	*out = p;
+	return n;
+
+out_free:
+	bitmap_free(seen);
+	kvfree(p);
+	return err;
+}
+
+/* TABLE_SET: one destination's list into the staging table. */
+static int spritz_nl_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct spritz_path *paths;
+	int n, err;
+	u32 dst;
+
+	if (GENL_REQ_ATTR_CHECK(info, SPRITZ_A_DST) || GENL_REQ_ATTR_CHECK(info, SPRITZ_A_PATHS)) {
+		NL_SET_ERR_MSG_MOD(extack, "TABLE_SET needs DST and PATHS");
+		return -EINVAL;
+	}
+	dst = nla_get_u32(info->attrs[SPRITZ_A_DST]);
+	n = spritz_nl_parse_paths(info, &paths, extack);
+	if (n < 0)
+		return n;
+	mutex_lock(&spritz_table_mutex);
+	if (!spritz_staging) {
+		NL_SET_ERR_MSG_MOD(extack, "no table transaction open (TABLE_BEGIN first)");
+		err = -ENOENT;
+	} else {
+		err = spritz_table_add_dest(spritz_staging, dst, n, paths, extack);
+	}
+	mutex_unlock(&spritz_table_mutex);
+	kvfree(paths);
+	return err;
+}
+
+/* TABLE_COMMIT: publish the staging table. */
+static int spritz_nl_commit(struct sk_buff *skb, struct genl_info *info)
+{
+	int err = 0;
+
+	mutex_lock(&spritz_table_mutex);
+	if (!spritz_staging) {
+		NL_SET_ERR_MSG_MOD(info->extack, "no table transaction open (TABLE_BEGIN first)");
+		err = -ENOENT;
+	} else {
+		spritz_table_commit(spritz_staging);
+		spritz_staging = NULL;
+	}
+	mutex_unlock(&spritz_table_mutex);
+	return err;
+}
+
+/* TABLE_ABORT: drop the staging table. */
+static int spritz_nl_abort(struct sk_buff *skb, struct genl_info *info)
+{
+	int err = 0;
+
+	mutex_lock(&spritz_table_mutex);
+	if (!spritz_staging) {
+		NL_SET_ERR_MSG_MOD(info->extack, "no table transaction open");
+		err = -ENOENT;
+	}
+	spritz_table_free(spritz_staging);
+	spritz_staging = NULL;
+	mutex_unlock(&spritz_table_mutex);
+	return err;
+}
+
+/* TABLE_FLUSH: drop the live table. */
+static int spritz_nl_flush(struct sk_buff *skb, struct genl_info *info)
+{
+	mutex_lock(&spritz_table_mutex);
+	spritz_table_flush();
+	mutex_unlock(&spritz_table_mutex);
+	return 0;
+}
+
+/* One path with its state into a dump message. */
+static int spritz_nl_put_path(struct sk_buff *skb, const struct spritz_path *p)
+{
+	struct nlattr *nest = nla_nest_start(skb, SPRITZ_A_PATH);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u16(skb, SPRITZ_PATH_A_EV, p->ev) ||
+	    nla_put_u8(skb, SPRITZ_PATH_A_LAT_CLASS, p->lat_class) ||
+	    nla_put_u32(skb, SPRITZ_PATH_A_BASE_WEIGHT, p->base_weight) ||
+	    nla_put_u32(skb, SPRITZ_PATH_A_WEIGHT, spritz_path_weight_now(p)) ||
+	    nla_put_u32(skb, SPRITZ_PATH_A_DISABLED_MS, spritz_path_disabled_ms(p)) ||
+	    nla_put_u64_64bit(skb, SPRITZ_PATH_A_PICKS, atomic64_read(&p->picks),
+			      SPRITZ_PATH_A_PAD) ||
+	    nla_put_u64_64bit(skb, SPRITZ_PATH_A_TIMEOUTS, atomic64_read(&p->timeouts),
+			      SPRITZ_PATH_A_PAD) ||
+	    nla_put_u64_64bit(skb, SPRITZ_PATH_A_DISABLES, atomic64_read(&p->disables),
+			      SPRITZ_PATH_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * TABLE_GET dump: one message per destination of the live table (a long
+ * list continues in the next messages with the same DST).  cb->args[0] is
+ * the next destination, args[1] the next path in it.  If the table is
+ * replaced between two parts of a dump, the dump fails with -EINTR (the
+ * client retries), so a dump never mixes two tables.
+ */
+static int spritz_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u32 dst = cb->args[0], off = cb->args[1], i;
+	struct spritz_table *t;
+	int err = 0;
+
+	mutex_lock(&spritz_table_mutex);
+	t = rcu_dereference_protected(spritz_live, lockdep_is_held(&spritz_table_mutex));
+	if (cb->prev_seq && (!t || t->generation != cb->prev_seq)) {
+		err = -EINTR;
+		goto out_unlock;
+	}
+	if (!t)
+		goto out_unlock;
+	cb->seq = cb->prev_seq = t->generation;
+	for (; dst < t->num_switches; dst++, off = 0) {
+		const struct spritz_dest *d = t->dests[dst];
+		struct nlattr *nest;
+		void *hdr;
+
+		if (!d)
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				  &spritz_genl_family, NLM_F_MULTI, SPRITZ_CMD_TABLE_GET);
+		if (!hdr)
+			break;
+		if (nla_put_u32(skb, SPRITZ_A_GENERATION, t->generation) ||
+		    nla_put_u32(skb, SPRITZ_A_SRC_SWITCH, t->src_switch) ||
+		    nla_put_u32(skb, SPRITZ_A_NUM_SWITCHES, t->num_switches) ||
+		    nla_put_u32(skb, SPRITZ_A_DST, dst))
+			goto cancel;
+		nest = nla_nest_start(skb, SPRITZ_A_PATHS);
+		if (!nest)
+			goto cancel;
+		for (i = off; i < d->npaths; i++)
+			if (spritz_nl_put_path(skb, &d->paths[i]))
+				break;
+		if (i == off)
+			goto cancel; /* not one path fits: next skb */
+		nla_nest_end(skb, nest);
+		genlmsg_end(skb, hdr);
+		if (i < d->npaths) {
+			off = i;
+			break;
+		}
+		continue;
+cancel:
+		genlmsg_cancel(skb, hdr);
+		break;
+	}
+	cb->args[0] = dst;
+	cb->args[1] = off;
+	err = skb->len;
+out_unlock:
+	mutex_unlock(&spritz_table_mutex);
+	return err;
+}
+
+static const struct genl_small_ops spritz_genl_ops[] = {
+	{
+		.cmd = SPRITZ_CMD_TABLE_BEGIN,
+		.doit = spritz_nl_begin,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = SPRITZ_CMD_TABLE_SET,
+		.doit = spritz_nl_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = SPRITZ_CMD_TABLE_COMMIT,
+		.doit = spritz_nl_commit,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = SPRITZ_CMD_TABLE_ABORT,
+		.doit = spritz_nl_abort,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = SPRITZ_CMD_TABLE_FLUSH,
+		.doit = spritz_nl_flush,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = SPRITZ_CMD_TABLE_GET,
+		.dumpit = spritz_nl_get_dumpit,
+	},
+};
+
+static struct genl_family spritz_genl_family = {
+	.name = SPRITZ_GENL_NAME,
+	.version = SPRITZ_GENL_VERSION,
+	.maxattr = SPRITZ_A_MAX,
+	.policy = spritz_policy,
+	.module = THIS_MODULE,
+	.small_ops = spritz_genl_ops,
+	.n_small_ops = ARRAY_SIZE(spritz_genl_ops),
+	/* strict validation of header and attributes for every command */
+	.resv_start_op = SPRITZ_CMD_MAX + 1,
+};
+
+/* Register the family. */
+int spritz_netlink_init(void)
+{
+	return genl_register_family(&spritz_genl_family);
+}
+
+/* Unregister the family (no handler runs afterwards), drop staging. */
+void spritz_netlink_exit(void)
+{
+	genl_unregister_family(&spritz_genl_family);
+	mutex_lock(&spritz_table_mutex);
+	spritz_table_free(spritz_staging);
+	spritz_staging = NULL;
+	mutex_unlock(&spritz_table_mutex);
+}

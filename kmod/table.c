@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Endpoint tables, weighted path sampling and path-disable timers.
+ *
+ * Spritz paper §III-C: a sender keeps, per destination switch, the list of
+ * EV entries (EV1:EV2 + metadata) of the bounded simple paths towards it.
+ * Paper §V: the send logic samples a path with gen(w) over latency-based
+ * weights (Eq. 1, scaled by w_scale); a timeout sets the path's weight to 0
+ * (Alg. 2/3 "w[i] <- 0") until a global timer brings it back; a high ECN
+ * rate biases sampling towards minimal paths (Alg. 2/3 last lines).
+ *
+ * Here:
+ *  - a table is built completely in staging (netlink.c), then published
+ *    with rcu_replace_pointer(); the old one is freed after synchronize_rcu()
+ *    and after its work item is cancelled, so the datapath sees one whole
+ *    table or the other;
+ *  - each destination has one alias table (Vose) per sampler variant, so
+ *    spritz_pick() is O(1); samplers are double-buffered and rebuilt in a
+ *    work item, with a grace period before a buffer is written again;
+ *  - spritz_path_timeout() (softirq, no allocation, no sleeping) marks the
+ *    path disabled, puts it on the table's preallocated expiry list and
+ *    kicks the work item, which rebuilds the samplers and re-arms itself for
+ *    the next expiry; until the rebuild, pick() skips disabled samples.
+ *
+ * Documentation/design-kmod.rst has the details and the locking rules.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include <spritz/kfuncs.h>
+#include <spritz/netlink.h>
+
+#include "compat.h"
+#include "spritz.h"
+
+/* Samples drawn before pick() falls back to a scan (disabled paths). */
+#define SPRITZ_PICK_TRIES 4
+
+DEFINE_MUTEX(spritz_table_mutex);
+struct spritz_table __rcu *spritz_live;
+static u32 spritz_generation;
+
+static void spritz_table_work(struct work_struct *work);
+
+/* Bytes of one destination list with its two sets of alias tables. */
+static size_t spritz_dest_bytes(u32 npaths)
+{
+	return struct_size_t(struct spritz_dest, paths, npaths) +
+	       2 * SPRITZ_V_NR * (size_t)npaths * sizeof(struct spritz_alias);
+}
+
+/* Allocate an empty staging table (process context). */
+struct spritz_table *spritz_table_alloc(u32 src_switch, u32 num_switches,
+					struct netlink_ext_ack *extack)
+{
+	struct spritz_table *t;
+	size_t bytes;
+
+	bytes = sizeof(*t) + (size_t)num_switches * sizeof(t->dests[0]) +
+		SPRITZ_MAX_PATHS * (sizeof(u64) + 2 * sizeof(u16));
+	if (bytes > SPRITZ_MAX_TABLE_BYTES) {
+		NL_SET_ERR_MSG_MOD(extack, "table too large");
+		return ERR_PTR(-E2BIG);
+	}
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	/* first: spritz_table_free() cancels the work item */
+	INIT_DELAYED_WORK(&t->work, spritz_table_work);
+	t->dests = kvcalloc(num_switches, sizeof(t->dests[0]), GFP_KERNEL_ACCOUNT);
+	t->scratch = kvmalloc_array(SPRITZ_MAX_PATHS, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	t->small = kvmalloc_array(2 * SPRITZ_MAX_PATHS, sizeof(u16), GFP_KERNEL_ACCOUNT);
+	if (!t->dests || !t->scratch || !t->small) {
+		spritz_table_free(t);
+		return ERR_PTR(-ENOMEM);
+	}
+	t->large = t->small + SPRITZ_MAX_PATHS;
+	t->src_switch = src_switch;
+	t->num_switches = num_switches;
+	t->bytes = bytes;
+	spin_lock_init(&t->lock);
+	INIT_LIST_HEAD(&t->expiry);
+	INIT_LIST_HEAD(&t->dirty);
+	return t;
+}
+
+/* Free a table nobody can reach any more (not live, grace period over). */
+void spritz_table_free(struct spritz_table *t)
+{
+	u32 i;
+
+	if (!t)
+		return;
+	cancel_delayed_work_sync(&t->work);
+	for (i = 0; t->dests && i < t->num_switches; i++) {
+		struct spritz_dest *d = t->dests[i];
+
+		if (!d)
+			continue;
+		kvfree(d->smp_buf[0].col[0]);
+		kvfree(d);
+	}
+	kvfree(t->dests);
+	kvfree(t->scratch);
+	kvfree(t->small);
+	kfree(t);
+}
+
+/*
+ * Copy one destination's list into staging table @t.  @paths were
+ * validated by the caller (EVs, weights); here: range, duplicates, memory.
+ */
+int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
+			  const struct spritz_path *paths, struct netlink_ext_ack *extack)
+{
+	struct spritz_alias *cols;
+	struct spritz_dest *d;
+	size_t bytes;
+	u32 i, v;
+
+	if (dst >= t->num_switches) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "unknown destination switch %u (>= %u switches)", dst,
+				       t->num_switches);
+		return -EINVAL;
+	}
+	if (t->dests[dst]) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "destination %u already set in this table", dst);
+		return -EEXIST;
+	}
+	bytes = spritz_dest_bytes(npaths);
+	if (t->bytes + bytes > SPRITZ_MAX_TABLE_BYTES) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "table too large (%zu > %u bytes)", t->bytes + bytes,
+				       SPRITZ_MAX_TABLE_BYTES);
+		return -E2BIG;
+	}
+	d = kvzalloc(struct_size(d, paths, npaths), GFP_KERNEL_ACCOUNT);
+	if (!d)
+		return -ENOMEM;
+	cols = kvcalloc(2 * SPRITZ_V_NR * (size_t)npaths, sizeof(*cols), GFP_KERNEL_ACCOUNT);
+	if (!cols) {
+		kvfree(d);
+		return -ENOMEM;
+	}
+	for (v = 0; v < SPRITZ_V_NR; v++) {
+		d->smp_buf[0].col[v] = cols + (size_t)v * npaths;
+		d->smp_buf[1].col[v] = cols + (size_t)(SPRITZ_V_NR + v) * npaths;
+	}
+	d->dst = dst;
+	d->npaths = npaths;
+	d->nenabled = npaths;
+	INIT_LIST_HEAD(&d->dirty_node);
+	for (i = 0; i < npaths; i++) {
+		struct spritz_path *p = &d->paths[i];
+
+		p->ev = paths[i].ev;
+		p->lat_class = paths[i].lat_class;
+		p->base_weight = paths[i].base_weight;
+		p->dst = dst;
+		INIT_LIST_HEAD(&p->expiry);
+	}
+	t->dests[dst] = d;
+	t->bytes += bytes;
+	t->ndests++;
+	t->npaths += npaths;
+	return 0;
+}
+
+/* The weight of enabled path @p in sampler variant @v, for knobs @k. */
+static u64 spritz_variant_weight(const struct spritz_path *p, enum spritz_variant v,
+				 const struct spritz_knob_values *k)
+{
+	switch (v) {
+	case SPRITZ_V_WEIGHTED:
+		if (!k->weighted)
+			return 1;
+		/* Eq. 1, then every path but the longest (1.0) x w_scale */
+		if (p->base_weight > SPRITZ_WEIGHT_ONE)
+			return (u64)p->base_weight * k->w_scale;
+		return p->base_weight;
+	case SPRITZ_V_MIN_BIAS:
+		/* Alg. 2/3 "w[0] <- min_bias_factor": the minimal class */
+		return p->lat_class == 0 ? k->min_bias_factor : 1;
+	case SPRITZ_V_SMALL:
+		return p->lat_class == 0 ? k->small_flow_weight : 1;
+	default:
+		return 1;
+	}
+}
+
+/*
+ * Vose's alias method over @n weights in t->scratch, in integers: column i
+ * keeps i with probability prob/2^32, else yields alias.  Weights are at
+ * most 2^32 * 65535 and n <= 4096, so w * n fits in a u64.
+ */
+static void spritz_alias_build(struct spritz_table *t, struct spritz_alias *col, u32 n, u64 total)
+{
+	u64 *w = t->scratch;
+	u32 ns = 0, nl = 0, i;
+
+	for (i = 0; i < n; i++) {
+		w[i] *= n; /* scaled: the average column is now exactly total */
+		if (w[i] < total)
+			t->small[ns++] = i;
+		else
+			t->large[nl++] = i;
+	}
+	while (ns && nl) {
+		u32 s = t->small[--ns], l = t->large[nl - 1];
+
+		col[s].prob = (u32)mul_u64_u64_div_u64(w[s], 1ULL << 32, total);
+		col[s].alias = l;
+		w[l] -= total - w[s];
+		if (w[l] < total) {
+			nl--;
+			t->small[ns++] = l;
+		}
+	}
+	/* full columns (exact arithmetic leaves no small ones behind) */
+	while (nl) {
+		i = t->large[--nl];
+		col[i].prob = U32_MAX;
+		col[i].alias = i;
+	}
+	while (ns) {
+		i = t->small[--ns];
+		col[i].prob = U32_MAX;
+		col[i].alias = i;
+	}
+}
+
+/* Build every variant of @d's samplers into @s from the paths' state now. */
+static void spritz_dest_build(struct spritz_table *t, struct spritz_dest *d,
+			      struct spritz_sampler *s)
+{
+	struct spritz_knob_values k;
+	u32 i, n = d->npaths, v;
+	u64 total;
+
+	k.weighted = spritz_knob(weighted);
+	k.w_scale = spritz_knob(w_scale);
+	k.min_bias_factor = spritz_knob(min_bias_factor);
+	k.small_flow_weight = spritz_knob(small_flow_weight);
+
+	for (v = 0; v < SPRITZ_V_NR; v++) {
+		total = 0;
+		for (i = 0; i < n; i++) {
+			const struct spritz_path *p = &d->paths[i];
+
+			t->scratch[i] = READ_ONCE(p->disabled_until) ? 0 :
+					spritz_variant_weight(p, v, &k);
+			total += t->scratch[i];
+		}
+		if (!total) {
+			/* only zero-weight paths left: enabled ones equally */
+			for (i = 0; i < n; i++) {
+				t->scratch[i] = !READ_ONCE(d->paths[i].disabled_until);
+				total += t->scratch[i];
+			}
+		}
+		if (!total) {
+			/* transient: all disabled; pick() falls back anyway */
+			for (i = 0; i < n; i++)
+				t->scratch[i] = 1;
+			total = n;
+		}
+		spritz_alias_build(t, s->col[v], n, total);
+	}
+}
+
+/* Rebuild @d into its spare sampler and publish it (work context). */
+static void spritz_dest_rebuild(struct spritz_table *t, struct spritz_dest *d)
+{
+	struct spritz_sampler *old;
+
+	/* the spare was current one rebuild ago: readers may still hold it */
+	if (d->built_seq == t->batch_seq) {
+		synchronize_rcu();
+		t->batch_seq++;
+	}
+	spritz_dest_build(t, d, d->spare);
+	old = rcu_replace_pointer(d->smp, d->spare, true);
+	d->spare = old;
+	d->built_seq = t->batch_seq;
+}
+
+/* Take @d off the dirty list (t->lock held). */
+static void spritz_dest_clean(struct spritz_dest *d)
+{
+	if (d->dirty) {
+		list_del_init(&d->dirty_node);
+		d->dirty = false;
+	}
+}
+
+/* Put @d on the dirty list (t->lock held). */
+static void spritz_dest_dirty(struct spritz_table *t, struct spritz_dest *d)
+{
+	if (!d->dirty) {
+		list_add_tail(&d->dirty_node, &t->dirty);
+		d->dirty = true;
+	}
+}
+
+/* Enable @p again (t->lock held). */
+static void spritz_path_enable(struct spritz_table *t, struct spritz_dest *d,
+			       struct spritz_path *p)
+{
+	WRITE_ONCE(p->disabled_until, 0);
+	list_del_init(&p->expiry);
+	d->nenabled++;
+	spritz_dest_dirty(t, d);
+}
+
+/*
+ * The table's work item: re-enable expired paths, rebuild stale samplers,
+ * re-arm for the next expiry.  Runs in process context, never twice at
+ * once, so it owns the spare samplers and t->scratch.
+ */
+static void spritz_table_work(struct work_struct *work)
+{
+	struct spritz_table *t = container_of(to_delayed_work(work), struct spritz_table, work);
+	struct spritz_path *p, *tmp;
+	struct spritz_dest *d;
+	u64 now = get_jiffies_64(), next = 0;
+	bool all, rebuilt = false;
+	u32 i;
+
+	spin_lock_bh(&t->lock);
+	list_for_each_entry_safe(p, tmp, &t->expiry, expiry) {
+		if (time_after64(p->disabled_until, now)) {
+			if (!next || time_before64(p->disabled_until, next))
+				next = p->disabled_until;
+			continue;
+		}
+		spritz_path_enable(t, t->dests[p->dst], p);
+	}
+	all = t->all_dirty;
+	t->all_dirty = false;
+	if (all) {
+		while (!list_empty(&t->dirty))
+			spritz_dest_clean(list_first_entry(&t->dirty, struct spritz_dest,
+							   dirty_node));
+	}
+	spin_unlock_bh(&t->lock);
+
+	if (all) {
+		for (i = 0; i < t->num_switches; i++) {
+			if (t->dests[i]) {
+				spritz_dest_rebuild(t, t->dests[i]);
+				rebuilt = true;
+			}
+			cond_resched();
+		}
+	}
+	for (;;) {
+		/* one at a time: a disable may put a destination back */
+		spin_lock_bh(&t->lock);
+		d = list_first_entry_or_null(&t->dirty, struct spritz_dest, dirty_node);
+		if (d)
+			spritz_dest_clean(d);
+		spin_unlock_bh(&t->lock);
+		if (!d)
+			break;
+		spritz_dest_rebuild(t, d);
+		rebuilt = true;
+		cond_resched();
+	}
+	if (rebuilt) {
+		/* the next run may write the buffers just retired */
+		synchronize_rcu();
+		t->batch_seq++;
+	}
+	if (next) {
+		now = get_jiffies_64();
+		queue_delayed_work(system_wq, &t->work,
+				   time_after64(next, now) ? (unsigned long)(next - now) : 0);
+	}
+}
+
+/*
+ * Publish staging table @t (spritz_table_mutex held): build its samplers,
+ * swap it in, free the old table after a grace period.
+ */
+void spritz_table_commit(struct spritz_table *t)
+{
+	struct spritz_table *old;
+	u32 i;
+
+	lockdep_assert_held(&spritz_table_mutex);
+	for (i = 0; i < t->num_switches; i++) {
+		struct spritz_dest *d = t->dests[i];
+
+		if (!d)
+			continue;
+		spritz_dest_build(t, d, &d->smp_buf[0]);
+		RCU_INIT_POINTER(d->smp, &d->smp_buf[0]);
+		d->spare = &d->smp_buf[1];
+		cond_resched();
+	}
+	t->generation = ++spritz_generation ?: ++spritz_generation;
+	old = rcu_replace_pointer(spritz_live, t, lockdep_is_held(&spritz_table_mutex));
+	if (old) {
+		synchronize_rcu();
+		spritz_table_free(old);
+	}
+}
+
+/* Drop the live table (spritz_table_mutex held). */
+void spritz_table_flush(void)
+{
+	struct spritz_table *old;
+
+	lockdep_assert_held(&spritz_table_mutex);
+	old = rcu_replace_pointer(spritz_live, NULL, lockdep_is_held(&spritz_table_mutex));
+	if (old) {
+		synchronize_rcu();
+		spritz_table_free(old);
+	}
+}
+
+/* A weight knob changed: rebuild every sampler of the live table. */
+void spritz_tables_knobs_changed(void)
+{
+	struct spritz_table *t;
+
+	mutex_lock(&spritz_table_mutex);
+	t = rcu_dereference_protected(spritz_live, lockdep_is_held(&spritz_table_mutex));
+	if (t) {
+		spin_lock_bh(&t->lock);
+		t->all_dirty = true;
+		spin_unlock_bh(&t->lock);
+		mod_delayed_work(system_wq, &t->work, 0);
+	}
+	mutex_unlock(&spritz_table_mutex);
+}
+
+/* Lists and paths of the live table (0, 0 without one). */
+void spritz_tables_count(u32 *ndests, u32 *npaths)
+{
+	struct spritz_table *t;
+
+	rcu_read_lock();
+	t = rcu_dereference(spritz_live);
+	*ndests = t ? t->ndests : 0;
+	*npaths = t ? t->npaths : 0;
+	rcu_read_unlock();
+}
+
+/* The weight of @p now in the default variant, saturated to a u32. */
+u32 spritz_path_weight_now(const struct spritz_path *p)
+{
+	struct spritz_knob_values k;
+
+	if (READ_ONCE(p->disabled_until))
+		return 0;
+	k.weighted = spritz_knob(weighted);
+	k.w_scale = spritz_knob(w_scale);
+	if (!k.weighted)
+		return SPRITZ_WEIGHT_ONE;
+	return min_t(u64, spritz_variant_weight(p, SPRITZ_V_WEIGHTED, &k), U32_MAX);
+}
+
+/* Milliseconds until @p is enabled again, 0 if it is enabled. */
+u32 spritz_path_disabled_ms(const struct spritz_path *p)
+{
+	u64 until = READ_ONCE(p->disabled_until), now = get_jiffies_64();
+
+	if (!until)
+		return 0;
+	return time_after64(until, now) ? jiffies_to_msecs(until - now) : 1;
+}
+
+/* The sampler variant for bpf_spritz_pick() @flags. */
+static enum spritz_variant spritz_flags_variant(u32 flags)
+{
+	if (flags & SPRITZ_PICK_SMALL_FLOW)
+		return SPRITZ_V_SMALL;
+	if (flags & SPRITZ_PICK_MIN_BIAS)
+		return SPRITZ_V_MIN_BIAS;
+	if (flags & SPRITZ_PICK_UNIFORM)
+		return SPRITZ_V_UNIFORM;
+	return SPRITZ_V_WEIGHTED;
+}
+
+/* The live list of @dst, or NULL (rcu_read_lock held). */
+static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 dst)
+{
+	struct spritz_table *t = rcu_dereference(spritz_live);
+
+	*tp = t;
+	if (!t || dst >= t->num_switches)
+		return NULL;
+	return t->dests[dst];
+}
+
+/*
+ * Sample one path of @dst: O(1) alias lookup with the kernel RNG; skips
+ * paths disabled since the last rebuild (bounded retries, then a scan).
+ * Any context; no allocation, no lock.
+ */
+int spritz_pick(u32 dst, u32 flags)
+{
+	const struct spritz_sampler *s;
+	const struct spritz_alias *col;
+	struct spritz_path *p = NULL;
+	struct spritz_table *t;
+	struct spritz_dest *d;
+	u32 i = 0, n, k;
+	int ret;
+
+	if (flags & ~SPRITZ_PICK_FLAGS_ALL)
+		return -EINVAL;
+	rcu_read_lock();
+	d = spritz_lookup(&t, dst);
+	if (!d) {
+		ret = -ENOENT;
+		goto out;
+	}
+	s = rcu_dereference(d->smp);
+	col = s->col[spritz_flags_variant(flags)];
+	n = d->npaths;
+	for (k = 0; k < SPRITZ_PICK_TRIES; k++) {
+		u64 r = get_random_u64();
+
+		i = (u32)(((r >> 32) * n) >> 32);
+		if ((u32)r >= col[i].prob)
+			i = col[i].alias;
+		p = &d->paths[i];
+		if (!READ_ONCE(p->disabled_until))
+			goto found;
+	}
+	/* disabled since the last rebuild: first enabled path from i */
+	for (k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
+		if (!READ_ONCE(d->paths[i].disabled_until)) {
+			p = &d->paths[i];
+			break;
+		}
+	}
+found:
+	atomic64_inc(&p->picks);
+	ret = p->ev | (u32)p->lat_class << 16;
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+/* The least recently disabled path of @d other than @skip (t->lock). */
+static struct spritz_path *spritz_oldest_disabled(struct spritz_dest *d, struct spritz_path *skip)
+{
+	struct spritz_path *best = NULL;
+	u32 i;
+
+	for (i = 0; i < d->npaths; i++) {
+		struct spritz_path *p = &d->paths[i];
+
+		if (p == skip || !p->disabled_until)
+			continue;
+		if (!best || time_before64(p->disabled_at, best->disabled_at))
+			best = p;
+	}
+	return best;
+}
+
+/*
+ * A timeout on (@dst, @ev): disable the path for disable_ms from now (a
+ * repeated timeout extends it).  If it is the last enabled path of @dst,
+ * the least recently disabled one comes back first, so a destination always
+ * keeps a path.  Softirq-safe: spinlock, no allocation, O(paths of @dst).
+ */
+int spritz_path_timeout(u32 dst, u32 ev)
+{
+	struct spritz_path *p = NULL, *q;
+	struct spritz_table *t;
+	struct spritz_dest *d;
+	bool kick = false;
+	u64 now, until;
+	u32 i;
+	int ret = 0;
+
+	rcu_read_lock();
+	d = spritz_lookup(&t, dst);
+	for (i = 0; d && i < d->npaths; i++) {
+		if (d->paths[i].ev == ev) {
+			p = &d->paths[i];
+			break;
+		}
+	}
+	if (!p) {
+		ret = -ENOENT;
+		goto out;
+	}
+	atomic64_inc(&p->timeouts);
+	now = get_jiffies_64();
+	until = now + max(1UL, msecs_to_jiffies(spritz_knob(disable_ms)));
+
+	spin_lock_bh(&t->lock);
+	if (!p->disabled_until) {
+		if (d->nenabled == 1) {
+			q = spritz_oldest_disabled(d, p);
+			if (!q) /* the only path: keep it */
+				goto out_unlock;
+			spritz_path_enable(t, d, q);
+		}
+		d->nenabled--;
+		atomic64_inc(&p->disables);
+		spritz_dest_dirty(t, d);
+		kick = true;
+	}
+	p->disabled_at = now;
+	WRITE_ONCE(p->disabled_until, until);
+	/* the list stays in expiry order while disable_ms is unchanged */
+	list_move_tail(&p->expiry, &t->expiry);
+	spin_unlock_bh(&t->lock);
+	/*
+	 * New disable: rebuild now, the work re-arms itself for the expiry.
+	 * An extension needs nothing: the armed work finds the later time.
+	 */
+	if (kick)
+		mod_delayed_work(system_wq, &t->work, 0);
+	goto out;
+
+out_unlock:
+	spin_unlock_bh(&t->lock);
+out:
+	rcu_read_unlock();
+	return ret;
+}
+
+int spritz_tables_init(void)
+{
+	return 0;
+}
+
+/* Module exit: free the live table (the netlink family is gone). */
+void spritz_tables_exit(void)
+{
+	mutex_lock(&spritz_table_mutex);
+	spritz_table_flush();
+	mutex_unlock(&spritz_table_mutex);
+}

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpf_spritz_pick() and bpf_spritz_path_timeout() from a tc program under
+ * BPF_PROG_TEST_RUN, against a table loaded over netlink:
+ *
+ *  - 10^6 picks per variant match the weights (Eq. 1 x w_scale, uniform,
+ *    min-bias = Alg. 2/3 "w[0] <- min_bias_factor", small-flow) by a
+ *    chi-square test at significance 1e-4 (critical value by
+ *    Wilson-Hilferty; the kernel RNG is not seeded, so a correct sampler
+ *    fails a given test about once in 10^4 runs);
+ *  - a timed-out path is never picked, comes back after disable_ms +-20 %,
+ *    and a repeated timeout extends the time; the last enabled path of a
+ *    destination is never lost (least recently disabled comes back);
+ *  - the per-path counters of the dump agree with the picks seen;
+ *  - bpf_spritz_knobs() returns what sysfs shows.
+ *
+ * Runs in the VM as root with spritz.ko inserted.
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <spritz/kfuncs.h>
+#include <spritz/knobs.h>
+
+#include "kmod_util.h"
+#include "pick.skel.h"
+#include "test.h"
+
+#define NSW 8
+#define NP 8
+#define RUNS 1000 /* x PICKS_PER_RUN (1000) = 10^6 picks */
+
+static struct pick *skel;
+static struct spritz_nl *nl;
+static char err[256];
+static unsigned char pkt[64] = { [12] = 0x86, [13] = 0xdd };
+
+/* dst 1: Table I (Dragonfly) latencies; two minimal, two longest. */
+static const double lat[NP] = { 583.2, 583.2, 691.4, 799.6, 1166.4, 1274.6, 1491.0, 1491.0 };
+static const uint8_t cls[NP] = { 0, 0, 1, 2, 3, 4, 5, 5 };
+static struct spritz_nl_path p1[NP];
+/* dst 2: two paths; dst 3: one path */
+static struct spritz_nl_path p2[2] = {
+	{ .ev = SPRITZ_EV(0, SPRITZ_EV2_UNUSED), .lat_class = 0, .base_weight = 2 * SPRITZ_WEIGHT_ONE },
+	{ .ev = SPRITZ_EV(1, 3), .lat_class = 1, .base_weight = SPRITZ_WEIGHT_ONE },
+};
+static struct spritz_nl_path p3[1] = {
+	{ .ev = SPRITZ_EV(4, 4), .lat_class = 0, .base_weight = SPRITZ_WEIGHT_ONE },
+};
+
+/* Run the pick program @runs times on @dst with @flags, after a reset. */
+static int run_picks(uint32_t dst, uint32_t flags, int runs)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = runs);
+
+	memset(skel->bss->hist, 0, sizeof(skel->bss->hist));
+	skel->bss->picks = skel->bss->errors = 0;
+	skel->bss->last_err = 0;
+	skel->bss->dst = dst;
+	skel->bss->flags = flags;
+	return bpf_prog_test_run_opts(bpf_program__fd(skel->progs.pick), &opts);
+}
+
+/* Report a timeout on (@dst, @ev) through the kfunc; its return value. */
+static int timeout(uint32_t dst, uint16_t ev)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = 1);
+
+	skel->bss->dst = dst;
+	skel->bss->ev = ev;
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.timeout), &opts))
+		return -9999;
+	return skel->bss->timeout_ret;
+}
+
+/* Chi-square of the last run's picks on dst 1 against weights @w. */
+static bool chi2_ok(const double *w, const char *what)
+{
+	double obs[NP], p[NP], sum = 0, stat, crit;
+	int i, k = 0;
+
+	for (i = 0; i < NP; i++)
+		sum += w[i];
+	for (i = 0; i < NP; i++) {
+		if (w[i] == 0) {
+			if (!ASSERT_EQ(skel->bss->hist[p1[i].ev], 0, "zero-weight path picked"))
+				return false;
+			continue;
+		}
+		obs[k] = skel->bss->hist[p1[i].ev];
+		p[k++] = w[i] / sum;
+	}
+	stat = chi2_stat(obs, p, k, (double)skel->bss->picks);
+	crit = chi2_crit(k - 1, CHI2_Z_1E4);
+	printf("# %s: chi2 = %.2f, critical %.2f (dof %d, p = 1e-4), %llu picks\n", what, stat,
+	       crit, k - 1, (unsigned long long)skel->bss->picks);
+	return ASSERT_LT(stat, crit, what);
+}
+
+/* The current weights of dst 1 in the default variant. */
+static void weights(double *w, double scale, const bool *disabled)
+{
+	int i;
+
+	for (i = 0; i < NP; i++) {
+		w[i] = p1[i].base_weight;
+		if (p1[i].base_weight > SPRITZ_WEIGHT_ONE)
+			w[i] *= scale;
+		if (disabled && disabled[i])
+			w[i] = 0;
+	}
+}
+
+static void test_setup(void)
+{
+	struct spritz_nl_dest t[3] = {
+		{ .dst = 1, .npaths = NP, .paths = p1 },
+		{ .dst = 2, .npaths = 2, .paths = p2 },
+		{ .dst = 3, .npaths = 1, .paths = p3 },
+	};
+	int i;
+
+	for (i = 0; i < NP; i++) {
+		p1[i].ev = SPRITZ_EV(i, i < 2 ? SPRITZ_EV2_UNUSED : i);
+		p1[i].lat_class = cls[i];
+		p1[i].base_weight = eq1_weight(lat[NP - 1], lat[i]);
+	}
+	skel = pick__open_and_load();
+	if (!ASSERT_OK_PTR(skel, "pick__open_and_load"))
+		return;
+	if (!ASSERT_OK(spritz_nl_open(&nl, err, sizeof(err)), "spritz_nl_open"))
+		return;
+	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "load"))
+		printf("# %s\n", err);
+}
+
+static void test_knobs(void)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = 1);
+	const struct spritz_knob_values *k = &skel->bss->knobs;
+
+	ASSERT_OK(knob_set("w_scale", 7), "w_scale = 7");
+	ASSERT_OK(bpf_prog_test_run_opts(bpf_program__fd(skel->progs.knobs_snapshot), &opts),
+		  "run");
+	ASSERT_OK(skel->bss->knobs_ret, "bpf_spritz_knobs");
+	ASSERT_EQ(k->algorithm, SPRITZ_ALGO_DEFAULT, "algorithm");
+#define CHECK_KNOB(name, def, min, max) ASSERT_EQ(k->name, knob_get(#name), #name);
+	SPRITZ_KNOBS(CHECK_KNOB)
+#undef CHECK_KNOB
+	ASSERT_EQ(k->w_scale, 7, "w_scale seen by BPF");
+	ASSERT_OK(knob_set("w_scale", 3), "w_scale = 3");
+	usleep(200000); /* let the samplers be rebuilt */
+}
+
+static void test_weighted(void)
+{
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+	double w[NP];
+	int i;
+
+	if (!ASSERT_OK(run_picks(1, 0, RUNS), "run"))
+		return;
+	ASSERT_EQ(skel->bss->errors, 0, "pick errors");
+	weights(w, 3, NULL);
+	chi2_ok(w, "weighted (Eq. 1, w_scale 3)");
+	/* the dump counts the same picks */
+	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 1), "dst 1"))
+		for (i = 0; i < NP; i++)
+			ASSERT_EQ(d->paths[i].picks, skel->bss->hist[p1[i].ev], "picks counter");
+	dump_copy_free(&c);
+}
+
+static void test_uniform(void)
+{
+	double w[NP];
+	int i;
+
+	for (i = 0; i < NP; i++)
+		w[i] = 1;
+	if (ASSERT_OK(run_picks(1, SPRITZ_PICK_UNIFORM, RUNS), "run"))
+		chi2_ok(w, "uniform flag");
+	ASSERT_OK(knob_set("weighted", 0), "weighted = 0");
+	usleep(200000);
+	if (ASSERT_OK(run_picks(1, 0, RUNS), "run"))
+		chi2_ok(w, "weighted = 0");
+	ASSERT_OK(knob_set("weighted", 1), "weighted = 1");
+	ASSERT_OK(knob_set("w_scale", 1), "w_scale = 1");
+	usleep(200000);
+	weights(w, 1, NULL);
+	if (ASSERT_OK(run_picks(1, 0, RUNS), "run"))
+		chi2_ok(w, "weighted, w_scale 1");
+	ASSERT_OK(knob_set("w_scale", 3), "w_scale = 3");
+	usleep(200000);
+}
+
+static void test_min_bias(void)
+{
+	double w[NP], min = 0, f;
+	int i;
+
+	f = knob_get("min_bias_factor");
+	for (i = 0; i < NP; i++)
+		w[i] = cls[i] == 0 ? f : 1;
+	if (!ASSERT_OK(run_picks(1, SPRITZ_PICK_MIN_BIAS, RUNS), "run"))
+		return;
+	chi2_ok(w, "min-bias (class 0 x min_bias_factor)");
+	for (i = 0; i < NP; i++)
+		if (cls[i] == 0)
+			min += skel->bss->hist[p1[i].ev];
+	/* 2f/(2f+6) = 0.97 at f = 100, vs 0.39 weighted */
+	ASSERT_GT(min * 1000 / skel->bss->picks, 950, "per mille of picks on the minimal paths");
+	/* MIN_BIAS with UNIFORM: the min-bias weights still apply */
+	if (ASSERT_OK(run_picks(1, SPRITZ_PICK_MIN_BIAS | SPRITZ_PICK_UNIFORM, RUNS), "run"))
+		chi2_ok(w, "min-bias | uniform");
+
+	f = knob_get("small_flow_weight");
+	for (i = 0; i < NP; i++)
+		w[i] = cls[i] == 0 ? f : 1;
+	ASSERT_OK(knob_set("small_flow_weight", 10), "small_flow_weight = 10");
+	usleep(200000);
+	for (i = 0; i < NP; i++)
+		w[i] = cls[i] == 0 ? 10 : 1;
+	if (ASSERT_OK(run_picks(1, SPRITZ_PICK_SMALL_FLOW, RUNS), "run"))
+		chi2_ok(w, "small-flow (class 0 x 10)");
+	knob_set("small_flow_weight", SPRITZ_DEF_SMALL_FLOW_WEIGHT);
+}
+
+static void test_errors(void)
+{
+	if (!ASSERT_OK(run_picks(5, 0, 1), "run"))
+		return;
+	ASSERT_EQ(skel->bss->last_err, -ENOENT, "no list for dst 5");
+	ASSERT_OK(run_picks(NSW + 100, 0, 1), "run");
+	ASSERT_EQ(skel->bss->last_err, -ENOENT, "dst beyond the fabric");
+	ASSERT_OK(run_picks(1, 1U << 7, 1), "run");
+	ASSERT_EQ(skel->bss->last_err, -EINVAL, "unknown flag");
+	ASSERT_EQ(timeout(1, SPRITZ_EV(9, 9)), -ENOENT, "timeout on an unknown EV");
+	ASSERT_EQ(timeout(6, 0), -ENOENT, "timeout on an unknown destination");
+}
+
+static void test_disable(void)
+{
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+	bool off[NP] = { [0] = true, [3] = true };
+	double w[NP];
+
+	ASSERT_OK(knob_set("disable_ms", 60000), "disable_ms = 60 s");
+	ASSERT_EQ(timeout(1, p1[0].ev), 0, "timeout path 0");
+	ASSERT_EQ(timeout(1, p1[3].ev), 0, "timeout path 3");
+	/* right away: the rebuild may not have happened, pick must skip */
+	if (ASSERT_OK(run_picks(1, 0, 100), "run")) {
+		ASSERT_EQ(skel->bss->hist[p1[0].ev], 0, "disabled path 0 picked");
+		ASSERT_EQ(skel->bss->hist[p1[3].ev], 0, "disabled path 3 picked");
+	}
+	usleep(200000);
+	weights(w, 3, off);
+	if (ASSERT_OK(run_picks(1, 0, RUNS), "run"))
+		chi2_ok(w, "weighted, paths 0 and 3 disabled");
+	if (ASSERT_OK(run_picks(1, SPRITZ_PICK_MIN_BIAS, RUNS), "run")) {
+		ASSERT_EQ(skel->bss->hist[p1[0].ev], 0, "disabled path 0 picked (min-bias)");
+		ASSERT_EQ(skel->bss->hist[p1[3].ev], 0, "disabled path 3 picked (min-bias)");
+	}
+	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 1), "dst 1")) {
+		ASSERT_EQ(d->paths[0].weight, 0, "weight 0 while disabled");
+		ASSERT_GT(d->paths[0].disabled_ms, 50000, "disabled_ms");
+		ASSERT_EQ(d->paths[0].timeouts, 1, "timeouts");
+		ASSERT_EQ(d->paths[0].disables, 1, "disables");
+		ASSERT_EQ(d->paths[1].disables, 0, "others untouched");
+	}
+	dump_copy_free(&c);
+}
+
+static void test_last_path(void)
+{
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+
+	/* dst 2: disable A, then B: A (least recently disabled) comes back */
+	ASSERT_EQ(timeout(2, p2[0].ev), 0, "timeout A");
+	ASSERT_EQ(timeout(2, p2[1].ev), 0, "timeout B");
+	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 2), "dst 2")) {
+		ASSERT_EQ(d->paths[0].disabled_ms, 0, "A back");
+		ASSERT_GT(d->paths[1].disabled_ms, 0, "B disabled");
+	}
+	if (ASSERT_OK(run_picks(2, 0, 100), "run")) {
+		ASSERT_EQ(skel->bss->errors, 0, "destination reachable");
+		ASSERT_EQ(skel->bss->hist[p2[1].ev], 0, "B never picked");
+	}
+	ASSERT_EQ(timeout(2, p2[0].ev), 0, "timeout A again");
+	if (ASSERT_OK(run_picks(2, 0, 100), "run")) {
+		ASSERT_EQ(skel->bss->errors, 0, "destination reachable");
+		ASSERT_EQ(skel->bss->hist[p2[0].ev], 0, "A never picked");
+	}
+	/* dst 3: a single path is never disabled */
+	ASSERT_EQ(timeout(3, p3[0].ev), 0, "timeout on the only path");
+	if (ASSERT_OK(run_picks(3, 0, 10), "run"))
+		ASSERT_EQ(skel->bss->hist[p3[0].ev], 10 * 1000, "only path still picked");
+	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 3), "dst 3")) {
+		ASSERT_EQ(d->paths[0].timeouts, 1, "timeout counted");
+		ASSERT_EQ(d->paths[0].disables, 0, "not disabled");
+	}
+	dump_copy_free(&c);
+}
+
+/* ms from now until path @i of dst 1 is enabled again (poll the dump). */
+static double time_to_enable(int i, double t0, double limit)
+{
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+	double t;
+
+	while ((t = now_ms()) - t0 < limit) {
+		if (dump_table(nl, &c))
+			break;
+		d = dump_dest(&c, 1);
+		if (d && d->paths[i].disabled_ms == 0 && d->paths[i].weight != 0) {
+			dump_copy_free(&c);
+			return t - t0;
+		}
+		usleep(2000);
+	}
+	dump_copy_free(&c);
+	return -1;
+}
+
+static void test_timer(void)
+{
+	double t0, t;
+
+	ASSERT_OK(knob_set("disable_ms", 300), "disable_ms = 300");
+	t0 = now_ms();
+	ASSERT_EQ(timeout(1, p1[5].ev), 0, "timeout path 5");
+	t = time_to_enable(5, t0, 2000);
+	printf("# path back after %.1f ms (disable_ms 300)\n", t);
+	ASSERT_GE(t, 240, "not before disable_ms - 20 %");
+	ASSERT_LE(t, 360, "not after disable_ms + 20 %");
+
+	/* a second timeout 150 ms later extends to 150 + 300 ms */
+	t0 = now_ms();
+	ASSERT_EQ(timeout(1, p1[6].ev), 0, "timeout path 6");
+	usleep(150000);
+	t = now_ms();
+	ASSERT_EQ(timeout(1, p1[6].ev), 0, "timeout path 6 again");
+	t = time_to_enable(6, t, 2000);
+	printf("# path back %.1f ms after the repeated timeout (%.1f after the first)\n", t,
+	       now_ms() - t0);
+	ASSERT_GE(t, 240, "extended: not before");
+	ASSERT_LE(t, 360, "extended: not after");
+	knob_set("disable_ms", SPRITZ_DEF_DISABLE_MS);
+}
+
+static void test_teardown(void)
+{
+	if (nl)
+		ASSERT_OK(spritz_nl_flush(nl, err, sizeof(err)), "flush");
+	spritz_nl_close(nl);
+	pick__destroy(skel);
+	knob_set("w_scale", SPRITZ_DEF_W_SCALE);
+}
+
+static const struct test_case cases[] = {
+	{ "setup", test_setup },
+	{ "knobs", test_knobs },
+	{ "weighted", test_weighted },
+	{ "uniform", test_uniform },
+	{ "min_bias", test_min_bias },
+	{ "errors", test_errors },
+	{ "disable", test_disable },
+	{ "last_path", test_last_path },
+	{ "timer", test_timer },
+	{ "teardown", test_teardown },
+};
+
+TEST_MAIN(cases)
