@@ -117,10 +117,10 @@ $(OUT)/selftests/user/%: selftests/user/%.c $(LIBSPRITZ) selftests/lib/test.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
 
-$(OUT)/selftests/bench/%: selftests/bench/%.c $(LIBSPRITZ)
+$(OUT)/selftests/bench/%: selftests/bench/%.c $(LIBSPRITZ) $(BPF_SKELS) $(wildcard selftests/bpf/*.h)
 	$(msg) CC $<
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
+	$(Q)$(CC) $(USER_CFLAGS) -I$(SRC)/selftests/bpf -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
 
 $(OUT)/selftests/bpf/%: selftests/bpf/prog_tests/%.c $(LIBSPRITZ) $(BPF_SKELS) \
 		$(wildcard selftests/bpf/*.h) selftests/lib/test.h

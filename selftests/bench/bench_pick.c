@@ -18,7 +18,7 @@
 
 #include <spritz/knobs.h>
 
-#include "../bpf/kmod_util.h" /* the bench rule has no -Iselftests/bpf */
+#include "kmod_util.h"
 #include "pick.skel.h"
 
 static unsigned char pkt[64] = { [12] = 0x86, [13] = 0xdd };
