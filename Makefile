@@ -7,6 +7,8 @@
 #   make user | bpf | kmod [KVER=...]
 #   make check        install what is needed, build, run host and guest tests (TAP)
 #   make bench        benchmarks (print figures; never assertions)
+#   make fuzz         10^6 random/mutated packets through the tc datapath on
+#                     each kernel (FUZZ_N=, FUZZ_SEED=)
 #   make demo         the main job (see README.md)
 #   make install      PREFIX=/usr/local DESTDIR=
 #
@@ -43,6 +45,9 @@ LIBSPRITZ := $(OUT)/user/libspritz.a
 CTL_SRCS := $(sort $(wildcard user/spritzctl/*.c))
 CTL_OBJS := $(patsubst %.c,$(OUT)/%.o,$(CTL_SRCS))
 SPRITZCTL := $(OUT)/spritzctl
+# Lab tools (lab/*.c, one program each): the switch pipeline's loader.
+LAB_SRCS := $(sort $(wildcard lab/*.c))
+LABS := $(patsubst lab/%.c,$(OUT)/lab/%,$(LAB_SRCS))
 
 # -------------------------------------------------------------------- BPF
 # Every bpf/*.bpf.c and selftests/bpf/progs/*.bpf.c becomes an object and a
@@ -70,12 +75,12 @@ KVERS ?= $(shell scripts/kernels 2>/dev/null)
 KVER ?=
 
 .PHONY: all user bpf kmod check check-host check-guest bench demo deps install clean \
-	format tests
+	format tests fuzz
 .DEFAULT_GOAL := all
 
 all: user bpf kmod
 
-user: $(SPRITZCTL)
+user: $(SPRITZCTL) $(LABS)
 bpf: $(BPF_OBJS) $(BPF_SKELS)
 tests: $(UTESTS) $(PTESTS) $(BENCHES)
 
@@ -111,6 +116,11 @@ $(OUT)/bpf/%.bpf.o: %.bpf.c $(OUT)/bpf/vmlinux.h $(wildcard include/spritz/*.h b
 $(OUT)/bpf/%.skel.h: $(OUT)/bpf/%.bpf.o
 	$(msg) GEN-SKEL $@
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp && mv $@.tmp $@
+
+$(OUT)/lab/%: lab/%.c $(LIBSPRITZ) $(BPF_SKELS)
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
 
 $(OUT)/selftests/user/%: selftests/user/%.c $(LIBSPRITZ) selftests/lib/test.h
 	$(msg) CC $<
@@ -149,6 +159,15 @@ check-guest: all tests
 bench: deps
 	$(Q)$(MAKE) all tests
 	$(Q)scripts/bench --kernels "$(KVERS)"
+
+FUZZ_N ?= 1000000
+fuzz: all tests
+	$(Q)set -e; for k in $(KVERS); do \
+		echo "fuzz: $$k, $(FUZZ_N) packets"; \
+		SPRITZ_FUZZ_N=$(FUZZ_N) $(if $(FUZZ_SEED),SPRITZ_FUZZ_SEED=$(FUZZ_SEED)) \
+		selftests/vm/run --kernel $$k -- selftests/kmod/with-module.sh \
+			$(OUT)/selftests/bpf/datapath_fuzz; \
+	done
 
 demo: deps
 	$(Q)$(MAKE) all

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Bounds-checked header parsing for the tc programs (the datapath and the
+ * benchmark's floor program share it, so both parse exactly the same).
+ *
+ * Ethernet, up to two in-band VLAN tags (802.1Q / 802.1ad), then IPv6 with
+ * TCP or UDP directly as next header, or IPv4 (options allowed, no
+ * fragments) with TCP or UDP.  Anything else - other ethertypes, IPv6
+ * extension headers, other L4 protocols, fragments, headers cut short by
+ * the packet, IP lengths that do not fit the packet, TCP data offsets
+ * below 5 or beyond the segment - is classified and left alone.
+ *
+ * Every header access is checked against data_end (direct packet access),
+ * so the verifier proves it; lengths from the headers are checked against
+ * skb->len.  GSO super-packets may carry an IP length of 0 (BIG TCP):
+ * then the L4 length is what the skb holds.
+ */
+#ifndef _SPRITZ_PARSE_H
+#define _SPRITZ_PARSE_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#ifndef ETH_P_IP
+#define ETH_P_IP 0x0800
+#define ETH_P_IPV6 0x86DD
+#define ETH_P_8021Q 0x8100
+#define ETH_P_8021AD 0x88A8
+#endif
+#ifndef ETH_HLEN
+#define ETH_HLEN 14
+#endif
+#define SPRITZ_IPV6_HLEN 40
+#define SPRITZ_TCP_HLEN 20
+#define SPRITZ_UDP_HLEN 8
+#define SPRITZ_IP_MF 0x2000
+#define SPRITZ_IP_OFFMASK 0x1fff
+
+/* What the parser found (spritz_parse()'s return). */
+enum spritz_pkind {
+	SPRITZ_PK_TCP6 = 0,
+	SPRITZ_PK_UDP6,
+	SPRITZ_PK_TCP4,
+	SPRITZ_PK_UDP4,
+	SPRITZ_PK_NOT_IP,    /* not IPv4/IPv6 (after VLAN tags) */
+	SPRITZ_PK_PROTO,     /* IP, but not TCP/UDP right after the IP header */
+	SPRITZ_PK_FRAGMENT,  /* IPv4 fragment (IPv6 ones have an ext. header) */
+	SPRITZ_PK_MALFORMED, /* truncated or inconsistent */
+};
+
+/*
+ * Our own header layouts, without bitfields and outside vmlinux.h's
+ * preserve_access_index: packet formats do not relocate.
+ */
+struct spritz_eth {
+	__u8 dst[6];
+	__u8 src[6];
+	__u16 proto;
+};
+
+struct spritz_vlan {
+	__u16 tci;
+	__u16 proto;
+};
+
+struct spritz_ip6 {
+	__u32 vtc_flow; /* version 4, traffic class 8, flow label 20 */
+	__u16 payload_len;
+	__u8 nexthdr;
+	__u8 hop_limit;
+	__u8 saddr[16];
+	__u8 daddr[16];
+};
+
+struct spritz_ip4 {
+	__u8 ver_ihl;
+	__u8 tos;
+	__u16 tot_len;
+	__u16 id;
+	__u16 frag_off;
+	__u8 ttl;
+	__u8 protocol;
+	__u16 check;
+	__u32 saddr;
+	__u32 daddr;
+};
+
+/* TCP flags (byte 13) */
+#define SPRITZ_TCP_FIN 0x01
+#define SPRITZ_TCP_SYN 0x02
+#define SPRITZ_TCP_RST 0x04
+#define SPRITZ_TCP_PSH 0x08
+#define SPRITZ_TCP_ACK 0x10
+#define SPRITZ_TCP_URG 0x20
+#define SPRITZ_TCP_ECE 0x40
+#define SPRITZ_TCP_CWR 0x80
+
+struct spritz_tcp {
+	__u16 source;
+	__u16 dest;
+	__u32 seq;
+	__u32 ack_seq;
+	__u8 doff_res; /* data offset in the high nibble */
+	__u8 flags;    /* SPRITZ_TCP_* */
+	__u16 window;
+	__u16 check;
+	__u16 urg_ptr;
+};
+
+struct spritz_udp {
+	__u16 source;
+	__u16 dest;
+	__u16 len;
+	__u16 check;
+};
+
+struct spritz_hdrs {
+	void *l3;	/* struct spritz_ip6 or spritz_ip4 */
+	void *l4;	/* struct spritz_tcp (all doff*4 bytes in data) or spritz_udp */
+	__u32 l4_off;	/* offset of l4 from skb->data */
+	__u32 l4_len;	/* L4 header + payload bytes, from the IP header */
+};
+
+/*
+ * skb->data and skb->data_end, each loaded by its own instruction straight
+ * from the context: clang otherwise likes to keep ctx + offset in a
+ * register and load through it later, which the verifier refuses
+ * ("dereference of modified ctx ptr").
+ */
+#define SPRITZ_CTX_PTR(skb, field)                                                   \
+	({                                                                           \
+		void *__p;                                                           \
+		asm volatile("%0 = *(u32 *)(%1 + %2)"                                \
+			     : "=r"(__p)                                             \
+			     : "r"(skb), "i"(__builtin_offsetof(struct __sk_buff, field))); \
+		__p;                                                                 \
+	})
+#define spritz_data(skb) SPRITZ_CTX_PTR(skb, data)
+#define spritz_data_end(skb) SPRITZ_CTX_PTR(skb, data_end)
+
+/*
+ * Make the first bytes linear, so a packet whose headers sit in paged
+ * data is parsed rather than called malformed (does not change a byte).
+ */
+#define SPRITZ_PULL_LEN 128
+
+static __always_inline void spritz_pull_headers(struct __sk_buff *skb)
+{
+	__u32 lin = spritz_data_end(skb) - spritz_data(skb), len = skb->len;
+
+	if (lin < SPRITZ_PULL_LEN && len > lin)
+		bpf_skb_pull_data(skb, len < SPRITZ_PULL_LEN ? len : SPRITZ_PULL_LEN);
+}
+
+static __always_inline int spritz_parse(struct __sk_buff *skb, struct spritz_hdrs *h)
+{
+	void *data = spritz_data(skb);
+	void *data_end = spritz_data_end(skb);
+	struct spritz_eth *eth = data;
+	__u32 off = ETH_HLEN, skb_len = skb->len, iplen, l4len;
+	__u16 proto;
+	__u8 l4p;
+
+	if ((void *)(eth + 1) > data_end)
+		return SPRITZ_PK_MALFORMED;
+	proto = eth->proto;
+	if (proto == bpf_htons(ETH_P_8021Q) || proto == bpf_htons(ETH_P_8021AD)) {
+		struct spritz_vlan *v = data + off;
+
+		if ((void *)(v + 1) > data_end)
+			return SPRITZ_PK_MALFORMED;
+		proto = v->proto;
+		off += sizeof(*v);
+		if (proto == bpf_htons(ETH_P_8021Q)) {
+			v = data + off;
+			if ((void *)(v + 1) > data_end)
+				return SPRITZ_PK_MALFORMED;
+			proto = v->proto;
+			off += sizeof(*v);
+		}
+	}
+
+	if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct spritz_ip6 *ip6 = data + off;
+
+		if ((void *)(ip6 + 1) > data_end)
+			return SPRITZ_PK_MALFORMED;
+		if ((ip6->vtc_flow & bpf_htonl(0xf0000000)) != bpf_htonl(0x60000000))
+			return SPRITZ_PK_MALFORMED;
+		l4p = ip6->nexthdr;
+		if (l4p != IPPROTO_TCP && l4p != IPPROTO_UDP)
+			return SPRITZ_PK_PROTO;
+		h->l3 = ip6;
+		off += SPRITZ_IPV6_HLEN;
+		iplen = bpf_ntohs(ip6->payload_len);
+		if (iplen == 0 && skb->gso_segs > 1 && skb_len > off)
+			iplen = skb_len - off; /* BIG TCP */
+		if (off + iplen > skb_len)
+			return SPRITZ_PK_MALFORMED;
+		l4len = iplen;
+	} else if (proto == bpf_htons(ETH_P_IP)) {
+		struct spritz_ip4 *ip4 = data + off;
+		__u32 ihl;
+
+		if ((void *)(ip4 + 1) > data_end)
+			return SPRITZ_PK_MALFORMED;
+		ihl = ip4->ver_ihl & 0xf;
+		if ((ip4->ver_ihl >> 4) != 4 || ihl < 5)
+			return SPRITZ_PK_MALFORMED;
+		l4p = ip4->protocol;
+		if (l4p != IPPROTO_TCP && l4p != IPPROTO_UDP)
+			return SPRITZ_PK_PROTO;
+		if (ip4->frag_off & bpf_htons(SPRITZ_IP_MF | SPRITZ_IP_OFFMASK))
+			return SPRITZ_PK_FRAGMENT;
+		h->l3 = ip4;
+		iplen = bpf_ntohs(ip4->tot_len);
+		if (iplen == 0 && skb->gso_segs > 1 && skb_len > off)
+			iplen = skb_len - off; /* BIG TCP */
+		ihl *= 4;
+		if (iplen < ihl || off + iplen > skb_len)
+			return SPRITZ_PK_MALFORMED;
+		l4len = iplen - ihl;
+		off += ihl;
+	} else {
+		return SPRITZ_PK_NOT_IP;
+	}
+
+	/* off <= 22 + 60 here; keep the verifier's range of it small */
+	off &= 0xff;
+	h->l4_off = off;
+	h->l4_len = l4len;
+	if (l4p == IPPROTO_TCP) {
+		struct spritz_tcp *th = data + off;
+		__u32 doff;
+
+		if ((void *)(th + 1) > data_end)
+			return SPRITZ_PK_MALFORMED;
+		doff = (th->doff_res >> 4) * 4;
+		if (doff < SPRITZ_TCP_HLEN || doff > l4len)
+			return SPRITZ_PK_MALFORMED;
+		/* the options too must be readable */
+		if (data + off + (doff & 0x3c) > data_end)
+			return SPRITZ_PK_MALFORMED;
+		h->l4 = th;
+		return proto == bpf_htons(ETH_P_IPV6) ? SPRITZ_PK_TCP6 : SPRITZ_PK_TCP4;
+	}
+	{
+		struct spritz_udp *uh = data + off;
+
+		if ((void *)(uh + 1) > data_end)
+			return SPRITZ_PK_MALFORMED;
+		if (l4len < SPRITZ_UDP_HLEN || bpf_ntohs(uh->len) > l4len)
+			return SPRITZ_PK_MALFORMED;
+		h->l4 = uh;
+		return proto == bpf_htons(ETH_P_IPV6) ? SPRITZ_PK_UDP6 : SPRITZ_PK_UDP4;
+	}
+}
+
+/* First 32-bit word of the IPv6 header: version 4, traffic class 8, flow label 20. */
+#define SPRITZ_FLOWLABEL_MASK 0x000fffffU
+
+/* Write @label (20 bits) as the IPv6 flow label; the rest is kept. */
+static __always_inline void spritz_set_flowlabel(struct spritz_ip6 *ip6, __u32 label)
+{
+	ip6->vtc_flow = (ip6->vtc_flow & bpf_htonl(~SPRITZ_FLOWLABEL_MASK)) | bpf_htonl(label & SPRITZ_FLOWLABEL_MASK);
+}
+
+#endif /* _SPRITZ_PARSE_H */

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Spritz host datapath: the per-packet half of the sender (paper §V).
+ *
+ *   spritz_egress   tc egress.  Managed traffic gets an entropy value (EV):
+ *                   IPv6 TCP to a directory destination in the flow label,
+ *                   UDP to a carrier port in the source port.  The EV comes
+ *                   from the algorithm core (include/spritz/lb.h) and, when
+ *                   it asks for a sample, from spritz.ko's bpf_spritz_pick().
+ *                   TCP data sends are recorded in the flow's in-flight ring.
+ *   spritz_ingress  tc ingress.  ACKs of managed IPv6 TCP flows are mapped
+ *                   back to the recorded sends they cover, and each covered
+ *                   send becomes ACK / ACK_ECN feedback for the EV that
+ *                   carried it; a send retransmitted (seen on egress) is a
+ *                   NACK before timeout_us and a TIMEOUT after, as is a send
+ *                   left unacknowledged for timeout_us.
+ *
+ * Both leave every packet they do not manage byte-identical, never drop,
+ * and return TC_ACT_UNSPEC (= TCX_NEXT): the next program or the default
+ * action decides.  Documentation/datapath.rst is the user-facing account.
+ *
+ * Concurrency: the flow map is an LRU hash without a lock (6.1 allows no
+ * bpf_spin_lock in LRU values, and no kfunc call may happen under one).
+ * lb.h is memory safe whatever the state holds; two CPUs updating one
+ * flow at once may lose one of the two updates (a buffered EV, a count, a
+ * ring record).  TCP keeps a flow on one CPU most of the time (XPS/RFS).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "parse.h"
+#include <spritz/kfuncs.h>
+#include <spritz/lb.h>
+#include <spritz/maps.h>
+
+#define SPRITZ_TC_NEXT (-1) /* TC_ACT_UNSPEC / TCX_NEXT */
+
+/* ------------------------------------------------------------------ maps */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__type(key, struct spritz_dir_key);
+	__type(value, struct spritz_dir_val);
+	__uint(max_entries, SPRITZ_DIR_MAX);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} spritz_dir SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct spritz_udp_port);
+	__uint(max_entries, SPRITZ_UDP_PORTS);
+} spritz_udp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct spritz_flow_key);
+	__type(value, struct spritz_flow);
+	__uint(max_entries, SPRITZ_FLOWS_MAX);
+} spritz_flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct spritz_stats);
+	__uint(max_entries, 1);
+} spritz_stats SEC(".maps");
+
+/*
+ * Added to bpf_ktime_get_ns(): lets the tests move time forward (timeouts,
+ * flowlets) without sleeping.  0 in production.
+ */
+__u64 spritz_clock_offset_ns;
+
+/* A zero flow value to create flows from (the stack is too small). */
+const struct spritz_flow spritz_flow_zero;
+
+/* ------------------------------------------------------------- helpers */
+
+/* Per-packet context: the knob snapshot as the core wants it. */
+struct spritz_ctx {
+	struct spritz_lb_cfg cfg;
+	__u64 now;
+	__u64 timeout_ns;
+	__u64 small_flow_bytes;
+};
+
+/* What to do with the in-flight ring (spritz_ring_scan()). */
+#define SPRITZ_SCAN_ACK 0     /* an ACK arrived: ack, ece, SACK blocks */
+#define SPRITZ_SCAN_RETRANS 1 /* [lo, hi) is being sent again */
+#define SPRITZ_SACK_MAX 4
+
+struct spritz_scan {
+	struct spritz_ctx c;
+	__u32 mode;
+	__u32 lo;   /* ACK: cumulative ACK; RETRANS: first sequence */
+	__u32 hi;   /* RETRANS: end sequence */
+	__u32 ece;  /* ACK: ECE set */
+	__u32 nsack;
+	__u32 sack[2 * SPRITZ_SACK_MAX]; /* left, right */
+};
+
+static __always_inline int seq_before(__u32 a, __u32 b)
+{
+	return (__s32)(a - b) < 0;
+}
+
+/*
+ * The knob snapshot, refreshed from spritz.ko (bpf_spritz_knobs()) at most
+ * every SPRITZ_KNOB_REFRESH_NS per CPU: a knob change reaches the
+ * datapath within a millisecond.  0 (the tests) refreshes on every packet.
+ */
+#define SPRITZ_KNOB_REFRESH_NS 1000000ULL
+__u64 spritz_knob_refresh_ns = SPRITZ_KNOB_REFRESH_NS;
+
+struct spritz_knob_cache {
+	__u64 loaded_ns; /* 0: never */
+	struct spritz_ctx c;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct spritz_knob_cache);
+	__uint(max_entries, 1);
+} spritz_knob_cache SEC(".maps");
+
+static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
+{
+	struct spritz_knob_values k;
+
+	__builtin_memset(&k, 0, sizeof(k));
+	if (bpf_spritz_knobs(&k, sizeof(k))) {
+		spritz_lb_cfg_default(&c->cfg);
+		c->timeout_ns = SPRITZ_DEF_TIMEOUT_US * 1000ULL;
+		c->small_flow_bytes = SPRITZ_DEF_SMALL_FLOW_BYTES;
+	} else {
+		spritz_lb_cfg_from_knobs(&c->cfg, &k);
+		c->timeout_ns = k.timeout_us * 1000ULL;
+		c->small_flow_bytes = k.small_flow_bytes;
+	}
+}
+
+static __always_inline void spritz_ctx_load(struct spritz_ctx *c)
+{
+	__u64 raw = bpf_ktime_get_ns(), now = raw + spritz_clock_offset_ns;
+	struct spritz_knob_cache *kc;
+	__u32 zero = 0;
+
+	kc = bpf_map_lookup_elem(&spritz_knob_cache, &zero);
+	if (kc && kc->loaded_ns && raw - kc->loaded_ns < spritz_knob_refresh_ns) {
+		*c = kc->c;
+	} else {
+		spritz_knobs_fetch(c);
+		if (kc) {
+			kc->c = *c;
+			kc->loaded_ns = raw;
+		}
+	}
+	c->now = now;
+}
+
+static __always_inline struct spritz_stats *spritz_stats_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&spritz_stats, &zero);
+}
+
+/*
+ * One feedback event for a send on @ev (latency class @lat): update the
+ * algorithm state, perform its action (disable the path in spritz.ko) and
+ * count it.  A global function: verified once, not per call site.
+ */
+__noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
+			     struct spritz_stats *st, __u32 kind, __u32 ev_lat)
+{
+	__u16 ev = ev_lat & 0xffff;
+	__u8 lat = (ev_lat >> 16) & 0xff, len;
+	__u32 act;
+
+	if (!f || !cfg || !st)
+		return 0;
+	len = f->lb.len;
+	act = spritz_lb_feedback(&f->lb, cfg, kind, ev, lat);
+	if (f->lb.len < len)
+		st->evictions += len - f->lb.len;
+	switch (kind) {
+	case SPRITZ_FB_ACK:
+		st->fb_ack++;
+		break;
+	case SPRITZ_FB_ACK_ECN:
+		st->fb_ecn++;
+		break;
+	case SPRITZ_FB_NACK:
+		st->fb_nack++;
+		break;
+	default:
+		st->fb_timeout++;
+		break;
+	}
+	if (act & SPRITZ_LB_ACT_DISABLE_PATH) {
+		if (bpf_spritz_path_timeout(f->dst_switch, ev) == 0)
+			st->path_disables++;
+		else
+			st->path_disable_fail++;
+	}
+	return 0;
+}
+
+/* Does SACK block list @s cover [start, end)? */
+static __always_inline int spritz_sacked(const struct spritz_scan *s, __u32 start, __u32 end)
+{
+	int b;
+
+	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
+		if ((__u32)b >= s->nsack)
+			break;
+		if (!seq_before(start, s->sack[2 * b]) && !seq_before(s->sack[2 * b + 1], end))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Walk the in-flight ring once and give every pending send the feedback
+ * this event means for it (see the file comment).  Global: verified once.
+ */
+__noinline int spritz_ring_scan(struct spritz_flow *f, struct spritz_scan *s,
+				struct spritz_stats *st)
+{
+	int i, n = 0;
+
+	if (!f || !s || !st)
+		return 0;
+	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
+		struct spritz_inflight *e = &f->ring[i];
+		__u64 age;
+		int kind = -1;
+
+		if (e->state != SPRITZ_IF_PENDING)
+			continue;
+		age = s->c.now > e->sent_ns ? s->c.now - e->sent_ns : 0;
+		if (s->mode == SPRITZ_SCAN_RETRANS) {
+			/* overlaps the range sent again: lost */
+			if (seq_before(e->start_seq, s->hi) && seq_before(s->lo, e->end_seq))
+				kind = age < s->c.timeout_ns ? SPRITZ_FB_NACK : SPRITZ_FB_TIMEOUT;
+		} else if (!seq_before(s->lo, e->end_seq) ||
+			   spritz_sacked(s, e->start_seq, e->end_seq)) {
+			kind = s->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK;
+		} else if (age >= s->c.timeout_ns) {
+			kind = SPRITZ_FB_TIMEOUT;
+		}
+		if (kind < 0)
+			continue;
+		e->state = SPRITZ_IF_FREE;
+		spritz_fb_one(f, &s->c.cfg, st, kind, e->ev | (__u32)e->lat_class << 16);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The EV for one managed send: a decision of the core, and a pick from the
+ * module when the core asks for a sample.  Returns EV | lat_class << 16,
+ * or -1: no path (the packet leaves unsteered).  Global: verified once.
+ */
+__noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
+			     struct spritz_stats *st, __u32 segs)
+{
+	struct spritz_lb_verdict v;
+	__u32 flags;
+	int r;
+
+	if (!f || !c || !st)
+		return -1;
+	if (spritz_lb_send(&f->lb, &c->cfg, c->now, segs, &v) == SPRITZ_LB_USE_EV) {
+		st->dec_use_ev++;
+		return v.ev | (__u32)v.lat_class << 16;
+	}
+	st->dec_sample++;
+	flags = v.flags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
+	/* small flows favour minimal paths (weighted variants only) */
+	if (!(flags & SPRITZ_PICK_UNIFORM) && f->bytes_sent < c->small_flow_bytes) {
+		flags |= SPRITZ_PICK_SMALL_FLOW;
+		st->pick_small_flow++;
+	}
+	if (flags & SPRITZ_PICK_MIN_BIAS)
+		st->pick_min_bias++;
+	r = bpf_spritz_pick(f->dst_switch, flags);
+	if (r < 0) {
+		st->pick_fail++;
+		return -1;
+	}
+	st->picks++;
+	spritz_lb_sent(&f->lb, &c->cfg, SPRITZ_PICK_EV(r), SPRITZ_PICK_LAT_CLASS(r));
+	return r & 0xffffff;
+}
+
+static __always_inline void spritz_copy16(__u8 *dst, const __u8 *src)
+{
+	__builtin_memcpy(dst, src, 16);
+}
+
+/* Directory lookup of a 16-byte (v6 or v4-mapped) address. */
+static __always_inline struct spritz_dir_val *spritz_dir_lookup(const __u8 *addr)
+{
+	struct spritz_dir_key k = { .prefixlen = 128 };
+
+	spritz_copy16(k.addr, addr);
+	return bpf_map_lookup_elem(&spritz_dir, &k);
+}
+
+/*
+ * The flow of @key (daddr filled), created if new and its destination is
+ * in the directory.  The directory is consulted only when a flow starts:
+ * a flow keeps its destination switch until it leaves the LRU map (a
+ * directory change applies to new flows; `spritzctl` flushes flows when
+ * it must apply at once).  NULL: unmanaged (counted).
+ */
+static __always_inline struct spritz_flow *spritz_flow_get(struct spritz_flow_key *key,
+							   struct spritz_stats *st)
+{
+	struct spritz_flow *f = bpf_map_lookup_elem(&spritz_flows, key);
+	struct spritz_dir_val *dv;
+
+	if (f)
+		return f;
+	dv = spritz_dir_lookup(key->daddr);
+	if (!dv) {
+		st->un_no_dest++;
+		return NULL;
+	}
+	if (bpf_map_update_elem(&spritz_flows, key, &spritz_flow_zero, BPF_NOEXIST) == 0)
+		st->eg_flows_new++;
+	f = bpf_map_lookup_elem(&spritz_flows, key);
+	if (!f) {
+		st->eg_flow_fail++;
+		return NULL;
+	}
+	if (!f->dst_switch)
+		f->dst_switch = dv->dst_switch;
+	return f;
+}
+
+static __always_inline void spritz_v4mapped(__u8 *dst, __u32 addr_be)
+{
+	__builtin_memset(dst, 0, 10);
+	dst[10] = 0xff;
+	dst[11] = 0xff;
+	__builtin_memcpy(dst + 12, &addr_be, 4);
+}
+
+static __always_inline __u32 spritz_segs(struct __sk_buff *skb)
+{
+	__u32 segs = skb->gso_segs;
+
+	return segs ? segs : 1;
+}
+
+/* -------------------------------------------------------------- egress */
+
+static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spritz_hdrs *h,
+					      struct spritz_stats *st)
+{
+	struct spritz_ip6 *ip6 = h->l3;
+	struct spritz_tcp *th = h->l4;
+	struct spritz_flow_key key;
+	struct spritz_flow *f;
+	struct spritz_ctx c;
+	__u32 seq, dlen, end, segs, slot;
+	__u8 tflags;
+	int r;
+
+	__builtin_memset(&key, 0, sizeof(key));
+	spritz_copy16(key.saddr, ip6->saddr);
+	spritz_copy16(key.daddr, ip6->daddr);
+	key.sport = bpf_ntohs(th->source);
+	key.dport = bpf_ntohs(th->dest);
+	key.proto = IPPROTO_TCP;
+	f = spritz_flow_get(&key, st);
+	if (!f)
+		return SPRITZ_TC_NEXT;
+
+	segs = spritz_segs(skb);
+	st->eg_managed_tcp++;
+	st->eg_segs += segs;
+	tflags = th->flags;
+	seq = bpf_ntohl(th->seq);
+	dlen = h->l4_len - (th->doff_res >> 4) * 4;
+	if (tflags & SPRITZ_TCP_SYN)
+		dlen++;
+	if (tflags & SPRITZ_TCP_FIN)
+		dlen++;
+	f->packets += segs;
+	f->bytes_sent += skb->len;
+
+	/* pure ACK or RST: no decision, the flow's last EV */
+	if (dlen == 0 || (tflags & SPRITZ_TCP_RST)) {
+		if (!(f->flags & SPRITZ_FLOW_F_HAVE_EV)) {
+			st->eg_unsteered++;
+			return SPRITZ_TC_NEXT;
+		}
+		spritz_set_flowlabel(ip6, f->last_ev);
+		st->eg_pure_ack++;
+		st->eg_rewrites++;
+		return SPRITZ_TC_NEXT;
+	}
+
+	spritz_ctx_load(&c);
+	end = seq + dlen;
+	if ((f->flags & SPRITZ_FLOW_F_HAVE_SEQ) && seq_before(seq, f->snd_nxt)) {
+		struct spritz_scan s;
+
+		st->eg_retrans++;
+		__builtin_memset(&s, 0, sizeof(s));
+		s.c = c;
+		s.mode = SPRITZ_SCAN_RETRANS;
+		s.lo = seq;
+		s.hi = end;
+		spritz_ring_scan(f, &s, st);
+	}
+	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ) || seq_before(f->snd_nxt, end))
+		f->snd_nxt = end;
+	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
+		f->snd_una = seq;
+	f->flags |= SPRITZ_FLOW_F_HAVE_SEQ;
+
+	r = spritz_decide(f, &c, st, segs);
+	if (r < 0) {
+		st->eg_unsteered++;
+		return SPRITZ_TC_NEXT;
+	}
+	spritz_set_flowlabel(ip6, r & 0xffff);
+	st->eg_rewrites++;
+	f->last_ev = r & 0xffff;
+	f->last_lat_class = (r >> 16) & 0xff;
+	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
+
+	slot = f->ring_head & SPRITZ_RING_MASK;
+	f->ring_head++;
+	{
+		struct spritz_inflight *e = &f->ring[slot];
+
+		if (e->state == SPRITZ_IF_PENDING)
+			st->eg_ring_overrun++;
+		e->sent_ns = c.now;
+		e->start_seq = seq;
+		e->end_seq = end;
+		e->ev = r & 0xffff;
+		e->lat_class = (r >> 16) & 0xff;
+		e->segs = segs > 0xffff ? 0xffff : segs;
+		e->state = SPRITZ_IF_PENDING;
+	}
+#ifdef SPRITZ_BENCH
+	/* bench build only: the next repeat of the test run is new data */
+	th->seq = bpf_htonl(end);
+#endif
+	return SPRITZ_TC_NEXT;
+}
+
+static __always_inline int spritz_udp_carrier(__u32 port)
+{
+	struct spritz_udp_port *p = bpf_map_lookup_elem(&spritz_udp, &port);
+	__u32 mode = p ? p->mode : SPRITZ_UDP_DEFAULT;
+
+	if (mode == SPRITZ_UDP_ON)
+		return 1;
+	if (mode != SPRITZ_UDP_DEFAULT)
+		return 0;
+	return port == SPRITZ_UDP_PORT_VXLAN || port == SPRITZ_UDP_PORT_GENEVE ||
+	       port == SPRITZ_UDP_PORT_ROCEV2 || port == SPRITZ_UDP_PORT_UET;
+}
+
+static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct spritz_hdrs *h, int v6,
+					     struct spritz_stats *st)
+{
+	struct spritz_udp *uh = h->l4;
+	struct spritz_flow_key key;
+	struct spritz_flow *f;
+	struct spritz_ctx c;
+	__u16 old, new;
+	__u32 segs;
+	int r;
+
+	if (!spritz_udp_carrier(bpf_ntohs(uh->dest))) {
+		st->un_udp_port++;
+		return SPRITZ_TC_NEXT;
+	}
+	__builtin_memset(&key, 0, sizeof(key));
+	if (v6) {
+		struct spritz_ip6 *ip6 = h->l3;
+
+		spritz_copy16(key.saddr, ip6->saddr);
+		spritz_copy16(key.daddr, ip6->daddr);
+	} else {
+		struct spritz_ip4 *ip4 = h->l3;
+
+		spritz_v4mapped(key.saddr, ip4->saddr);
+		spritz_v4mapped(key.daddr, ip4->daddr);
+	}
+	old = uh->source;
+	key.sport = bpf_ntohs(old);
+	key.dport = bpf_ntohs(uh->dest);
+	key.proto = IPPROTO_UDP;
+	f = spritz_flow_get(&key, st);
+	if (!f)
+		return SPRITZ_TC_NEXT;
+
+	segs = spritz_segs(skb);
+	st->eg_managed_udp++;
+	st->eg_segs += segs;
+	spritz_ctx_load(&c);
+	r = spritz_decide(f, &c, st, segs);
+	f->packets += segs;
+	f->bytes_sent += skb->len;
+	if (r < 0) {
+		st->eg_unsteered++;
+		return SPRITZ_TC_NEXT;
+	}
+	f->last_ev = r & 0xffff;
+	f->last_lat_class = (r >> 16) & 0xff;
+	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
+	new = bpf_htons(r & 0xffff);
+	st->eg_rewrites++;
+	if (new == old)
+		return SPRITZ_TC_NEXT;
+	uh->source = new;
+	/* a zero checksum (none, or RFC 6935 for tunnels over IPv6) stays zero */
+	if (bpf_l4_csum_replace(skb, h->l4_off + __builtin_offsetof(struct spritz_udp, check), old, new,
+				BPF_F_MARK_MANGLED_0 | sizeof(__u16)))
+		st->eg_csum_fail++;
+	return SPRITZ_TC_NEXT;
+}
+
+SEC("tc")
+int spritz_egress(struct __sk_buff *skb)
+{
+	struct spritz_stats *st = spritz_stats_get();
+	struct spritz_hdrs h;
+	int kind;
+
+	if (!st)
+		return SPRITZ_TC_NEXT;
+	st->eg_packets++;
+	spritz_pull_headers(skb);
+	kind = spritz_parse(skb, &h);
+	switch (kind) {
+	case SPRITZ_PK_TCP6:
+		return spritz_egress_tcp6(skb, &h, st);
+	case SPRITZ_PK_UDP6:
+		return spritz_egress_udp(skb, &h, 1, st);
+	case SPRITZ_PK_UDP4:
+		return spritz_egress_udp(skb, &h, 0, st);
+	case SPRITZ_PK_TCP4:
+		st->un_tcp4++;
+		break;
+	case SPRITZ_PK_NOT_IP:
+		st->un_not_ip++;
+		break;
+	case SPRITZ_PK_PROTO:
+		st->un_proto++;
+		break;
+	case SPRITZ_PK_FRAGMENT:
+		st->un_fragment++;
+		break;
+	default:
+		st->un_malformed++;
+		break;
+	}
+	return SPRITZ_TC_NEXT;
+}
+
+/* ------------------------------------------------------------- ingress */
+
+#define SPRITZ_TCPOPT_EOL 0
+#define SPRITZ_TCPOPT_NOP 1
+#define SPRITZ_TCPOPT_SACK 5
+#define SPRITZ_TCP_OPT_MAX 40
+
+/*
+ * x & 63, done by the program whatever clang knows about x: clang drops a
+ * mask it can prove redundant from a check on another copy of x, and the
+ * verifier (6.1) then cannot bound the index.
+ */
+static __always_inline __u32 spritz_idx63(__u32 x)
+{
+	asm volatile("%0 &= 63" : "+r"(x));
+	return x;
+}
+
+/* The TCP option walk: options copied to the stack, SACK blocks found. */
+struct spritz_optwalk {
+	__u8 b[64]; /* indexed & 63: no bound to prove */
+	__u32 len;  /* option bytes in b */
+	__u32 i;    /* next option */
+	struct spritz_scan *s;
+};
+
+/*
+ * One step of the option walk, a bpf_loop() callback: verified once with
+ * unknown bytes, whatever the number of steps.  1 stops the walk.
+ */
+static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
+{
+	struct spritz_scan *s = w->s;
+	__u32 i = w->i, kind, len, at, l, r;
+	int b;
+
+	if (i >= w->len || i >= SPRITZ_TCP_OPT_MAX - 1)
+		return 1;
+	kind = w->b[spritz_idx63(i)];
+	if (kind == SPRITZ_TCPOPT_EOL)
+		return 1;
+	if (kind == SPRITZ_TCPOPT_NOP) {
+		w->i = i + 1;
+		return 0;
+	}
+	len = w->b[spritz_idx63(i + 1)];
+	if (len < 2 || i + len > w->len)
+		return 1;
+	w->i = i + len;
+	if (kind != SPRITZ_TCPOPT_SACK)
+		return 0;
+	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
+		at = i + 2 + 8 * b;
+		if (at + 8 > i + len)
+			break;
+		l = (__u32)w->b[spritz_idx63(at)] << 24 | (__u32)w->b[spritz_idx63(at + 1)] << 16 |
+		    (__u32)w->b[spritz_idx63(at + 2)] << 8 | w->b[spritz_idx63(at + 3)];
+		r = (__u32)w->b[spritz_idx63(at + 4)] << 24 | (__u32)w->b[spritz_idx63(at + 5)] << 16 |
+		    (__u32)w->b[spritz_idx63(at + 6)] << 8 | w->b[spritz_idx63(at + 7)];
+		s->sack[2 * b] = l;
+		s->sack[2 * b + 1] = r;
+		s->nsack = b + 1;
+	}
+	return 1; /* one SACK option per segment */
+}
+
+SEC("tc")
+int spritz_ingress(struct __sk_buff *skb)
+{
+	struct spritz_stats *st = spritz_stats_get();
+	struct spritz_flow_key key;
+	struct spritz_ip6 *ip6;
+	struct spritz_tcp *th;
+	struct spritz_hdrs h;
+	struct spritz_scan s;
+	struct spritz_flow *f;
+	__u32 ack;
+
+	if (!st)
+		return SPRITZ_TC_NEXT;
+	st->in_packets++;
+	spritz_pull_headers(skb);
+	if (spritz_parse(skb, &h) != SPRITZ_PK_TCP6)
+		goto unmanaged;
+	ip6 = h.l3;
+	th = h.l4;
+	if (!(th->flags & SPRITZ_TCP_ACK))
+		goto unmanaged;
+	/* the flow as egress keyed it: local end first */
+	__builtin_memset(&key, 0, sizeof(key));
+	spritz_copy16(key.saddr, ip6->daddr);
+	spritz_copy16(key.daddr, ip6->saddr);
+	key.sport = bpf_ntohs(th->dest);
+	key.dport = bpf_ntohs(th->source);
+	key.proto = IPPROTO_TCP;
+	f = bpf_map_lookup_elem(&spritz_flows, &key);
+	if (!f || !(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
+		goto unmanaged;
+	st->in_acks++;
+
+	__builtin_memset(&s, 0, sizeof(s));
+	ack = bpf_ntohl(th->ack_seq);
+	s.mode = SPRITZ_SCAN_ACK;
+	s.lo = ack;
+	s.ece = !!(th->flags & SPRITZ_TCP_ECE);
+	if ((th->doff_res >> 4) > 5) {
+		struct spritz_optwalk w;
+		void *data_end = spritz_data_end(skb);
+		__u8 *opt = (__u8 *)(th + 1);
+		__u32 olen = ((th->doff_res >> 4) * 4) - SPRITZ_TCP_HLEN;
+		int k;
+
+		__builtin_memset(&w, 0, sizeof(w));
+		/* the parser checked all doff * 4 bytes are in data */
+		for (k = 0; k < SPRITZ_TCP_OPT_MAX; k++) {
+			if ((__u32)k >= olen || (void *)(opt + k + 1) > data_end)
+				break;
+			w.b[k] = opt[k];
+		}
+		w.len = k;
+		w.s = &s;
+		if (k > 0) {
+			bpf_loop(SPRITZ_TCP_OPT_MAX, spritz_optwalk_step, &w, 0);
+			st->in_sack_blocks += s.nsack;
+		}
+	}
+	spritz_ctx_load(&s.c);
+	if (seq_before(f->snd_una, ack))
+		f->snd_una = ack;
+	spritz_ring_scan(f, &s, st);
+	return SPRITZ_TC_NEXT;
+
+unmanaged:
+	st->in_unmanaged++;
+	return SPRITZ_TC_NEXT;
+}
+
+char LICENSE[] SEC("license") = "GPL";

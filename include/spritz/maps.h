@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Maps of the tc datapath (bpf/spritz.bpf.c): every key and value struct,
+ * shared by the BPF programs, spritzctl, libspritz and the tests.  All
+ * structs have explicit padding and no bitfields, and each map is declared
+ * with BTF types, so `bpftool map dump pinned /sys/fs/bpf/spritz/<map>`
+ * prints field names.  Documentation/datapath.rst describes each map.
+ *
+ *	spritz_dir	LPM trie  IPv6 prefix (IPv4 as ::ffff:0:0/96) -> dst switch
+ *	spritz_udp	array     UDP destination port -> carrier mode
+ *	spritz_flows	LRU hash  flow 5-tuple -> algorithm state + in-flight ring
+ *	spritz_stats	per-CPU array[1] of named counters
+ */
+#ifndef _SPRITZ_MAPS_H
+#define _SPRITZ_MAPS_H
+
+#include "abi.h"
+#include "lb.h"
+
+/* Pin directory (bpffs) and map names, as the loader pins them. */
+#define SPRITZ_PIN_DIR "/sys/fs/bpf/spritz"
+#define SPRITZ_MAP_DIR "spritz_dir"
+#define SPRITZ_MAP_UDP "spritz_udp"
+#define SPRITZ_MAP_FLOWS "spritz_flows"
+#define SPRITZ_MAP_STATS "spritz_stats"
+
+/* Map sizes. */
+#define SPRITZ_DIR_MAX 65536	/* directory prefixes */
+#define SPRITZ_FLOWS_MAX 65536	/* flows (LRU: the oldest go first) */
+#define SPRITZ_UDP_PORTS 65536	/* one slot per port */
+
+/* ------------------------------------------------------------ directory */
+
+/* LPM key: prefixlen counts bits of addr (IPv4 a.b.c.d/n is ::ffff:a.b.c.d/96+n). */
+struct spritz_dir_key {
+	__u32 prefixlen;
+	__u8 addr[16];
+};
+
+struct spritz_dir_val {
+	__u32 dst_switch; /* destination switch: bpf_spritz_pick()'s @dst */
+	__u32 flags;	  /* reserved, 0 */
+};
+
+/* ------------------------------------------------------------ UDP ports */
+
+/* spritz_udp_port.mode */
+#define SPRITZ_UDP_DEFAULT 0 /* carrier iff a default port (below) */
+#define SPRITZ_UDP_ON 1	     /* carrier */
+#define SPRITZ_UDP_OFF 2     /* never */
+
+/* Default carrier ports: VXLAN, Geneve, RoCEv2, UET. */
+#define SPRITZ_UDP_PORT_VXLAN 4789
+#define SPRITZ_UDP_PORT_GENEVE 6081
+#define SPRITZ_UDP_PORT_ROCEV2 4791
+#define SPRITZ_UDP_PORT_UET 4793
+
+struct spritz_udp_port {
+	__u32 mode; /* SPRITZ_UDP_* */
+};
+
+/* ----------------------------------------------------------------- flows */
+
+/*
+ * Flow key, from the sender's side: saddr/sport are the local end.  IPv4
+ * addresses (UDP carriers only) are v4-mapped.  For UDP carriers sport is
+ * the port the stack chose (the tunnel's inner-flow hash), before Spritz
+ * replaces it with the EV.
+ */
+struct spritz_flow_key {
+	__u8 saddr[16];
+	__u8 daddr[16];
+	__u16 sport; /* host byte order */
+	__u16 dport; /* host byte order */
+	__u8 proto;  /* IPPROTO_TCP or IPPROTO_UDP */
+	__u8 __pad[3];
+};
+
+/* In-flight ring: the last SPRITZ_RING_SIZE data sends of a TCP flow. */
+#define SPRITZ_RING_SIZE 16 /* power of two */
+#define SPRITZ_RING_MASK (SPRITZ_RING_SIZE - 1)
+
+/* spritz_inflight.state */
+#define SPRITZ_IF_FREE 0    /* unused or feedback given */
+#define SPRITZ_IF_PENDING 1 /* sent, waiting for feedback */
+
+/* One data send: sequence range [start_seq, end_seq), the path, the time. */
+struct spritz_inflight {
+	__u64 sent_ns;	 /* bpf_ktime_get_ns() at egress */
+	__u32 start_seq; /* host order */
+	__u32 end_seq;	 /* start + payload (+1 for SYN, FIN) */
+	__u16 ev;
+	__u8 lat_class;
+	__u8 state; /* SPRITZ_IF_* */
+	__u16 segs; /* gso_segs (1 for a plain packet) */
+	__u16 __pad;
+};
+
+/* spritz_flow.flags */
+#define SPRITZ_FLOW_F_HAVE_EV (1U << 0) /* last_ev is valid */
+#define SPRITZ_FLOW_F_HAVE_SEQ (1U << 1) /* snd_nxt is valid */
+
+/* Per-flow value. */
+struct spritz_flow {
+	struct spritz_lb_flow lb; /* algorithm state (lb.h), 72 B */
+	__u64 bytes_sent;	  /* skb->len sum, for the small-flow bias */
+	__u64 packets;		  /* managed packets (GSO segments counted) */
+	__u32 dst_switch;	  /* from the directory at flow creation */
+	__u32 flags;		  /* SPRITZ_FLOW_F_* */
+	__u32 snd_nxt;		  /* highest end_seq sent (TCP) */
+	__u32 snd_una;		  /* highest cumulative ACK seen (TCP) */
+	__u32 ring_head;	  /* next slot: ring[ring_head & MASK] */
+	__u16 last_ev;		  /* EV of the last steered packet */
+	__u8 last_lat_class;
+	__u8 __pad;
+	struct spritz_inflight ring[SPRITZ_RING_SIZE];
+};
+
+/* ----------------------------------------------------------------- stats */
+
+/* Per-CPU counters (sum the CPUs). */
+struct spritz_stats {
+	/* egress */
+	__u64 eg_packets;	/* every packet seen on egress */
+	__u64 eg_managed_tcp;	/* IPv6 TCP to a directory destination */
+	__u64 eg_managed_udp;	/* UDP carrier to a directory destination */
+	__u64 eg_segs;		/* managed GSO segments (= packets without GSO) */
+	__u64 eg_rewrites;	/* flow label / source port written */
+	__u64 eg_unsteered;	/* managed but no path (pick failed): untouched */
+	__u64 eg_pure_ack;	/* pure ACK/RST: flow's last EV, no decision */
+	__u64 eg_flows_new;	/* flow states created */
+	__u64 eg_flow_fail;	/* flow state could not be created: untouched */
+	__u64 eg_retrans;	/* TCP sends of already sent sequence */
+	__u64 eg_ring_overrun;	/* pending in-flight record overwritten */
+	__u64 eg_csum_fail;	/* UDP checksum helper failed */
+	/* egress: unmanaged passes, by reason */
+	__u64 un_not_ip;	/* ARP, LLDP, ... */
+	__u64 un_proto;		/* ICMP, other L4, IPv6 extension headers */
+	__u64 un_fragment;	/* IPv4 fragments */
+	__u64 un_malformed;	/* truncated or inconsistent headers */
+	__u64 un_tcp4;		/* TCP over IPv4: no safe carrier */
+	__u64 un_udp_port;	/* UDP to a port that is not a carrier */
+	__u64 un_no_dest;	/* destination not in the directory */
+	/* decisions */
+	__u64 dec_use_ev;	/* SPRITZ_LB_USE_EV */
+	__u64 dec_sample;	/* SPRITZ_LB_SAMPLE */
+	__u64 picks;		/* bpf_spritz_pick() successes */
+	__u64 pick_fail;	/* bpf_spritz_pick() errors */
+	__u64 pick_small_flow;	/* samples with SPRITZ_PICK_SMALL_FLOW */
+	__u64 pick_min_bias;	/* samples with SPRITZ_PICK_MIN_BIAS */
+	/* ingress */
+	__u64 in_packets;	/* every packet seen on ingress */
+	__u64 in_acks;		/* TCP ACKs of a managed flow */
+	__u64 in_unmanaged;	/* everything else (passes untouched) */
+	__u64 in_sack_blocks;	/* SACK blocks parsed */
+	/* feedback given to the algorithm, by kind */
+	__u64 fb_ack;
+	__u64 fb_ecn;
+	__u64 fb_nack;
+	__u64 fb_timeout;
+	__u64 evictions;	/* buffer entries removed by feedback */
+	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
+	__u64 path_disable_fail;
+};
+
+#endif /* _SPRITZ_MAPS_H */

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ns/packet of the tc datapath beside the floor program (parse the same
+ * headers, write a constant flow label: selftests/bpf/progs/floor.bpf.c),
+ * both under BPF_PROG_TEST_RUN with `repeat`, interleaved in one run.
+ * Prints figures and the ratio to the floor (goal: <= 1.5); never fails on
+ * a number.  Needs root and spritz.ko (runs in the VM: make bench).
+ *
+ * The programs are spritz_bench.bpf.o: bpf/spritz.bpf.c plus one store that
+ * advances the TCP sequence number after egress, so each repeat is a new
+ * data send (not a retransmission).  Cases:
+ *
+ *   egress tcp6 buffer    Scout steady state: the good-path buffer holds an
+ *                         EV (one sample per explore_threshold packets)
+ *   egress tcp6 sample    Scout with an empty buffer: a pick every packet
+ *   egress udp4 vxlan     UDP carrier: source port + checksum, a pick every packet
+ *   ingress ack           an ACK of a managed flow with timestamps: parse,
+ *                         flow lookup, option walk, ring scan (no send covered)
+ *
+ * Usage: bench_datapath [REPEAT] (default 200000), env BENCH_ROUNDS (5).
+ */
+#include "../bpf/datapath_util.h"
+
+#include "floor.skel.h"
+#include "spritz_bench.skel.h"
+
+static struct spritz_bench *sk;
+static struct floor *fl;
+
+/* Median ns/run of @rounds test runs of @repeat each. */
+static double run_ns(int fd, const struct pkt *p, int repeat, int rounds)
+{
+	double v[16], t;
+	int i, j;
+
+	if (rounds > 16)
+		rounds = 16;
+	for (i = 0; i < rounds; i++) {
+		struct pkt o;
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = p->b, .data_size_in = p->len,
+			    .data_out = o.b, .data_size_out = sizeof(o.b), .repeat = repeat);
+
+		if (bpf_prog_test_run_opts(fd, &opts))
+			return -1;
+		v[i] = opts.duration;
+	}
+	for (i = 1; i < rounds; i++)
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[rounds / 2];
+}
+
+static int map_fd(const char *name)
+{
+	return bpf_map__fd(bpf_object__find_map_by_name(sk->obj, name));
+}
+
+static void reset(void)
+{
+	int fd = map_fd("spritz_flows");
+	struct spritz_flow_key k;
+
+	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
+		;
+}
+
+static int dir_add(const char *addr, int plen, uint32_t dst)
+{
+	struct spritz_dir_key k = { 0 };
+	struct spritz_dir_val v = { .dst_switch = dst };
+
+	if (strchr(addr, ':')) {
+		inet_pton(AF_INET6, addr, k.addr);
+		k.prefixlen = plen;
+	} else {
+		k.addr[10] = k.addr[11] = 0xff;
+		inet_pton(AF_INET, addr, k.addr + 12);
+		k.prefixlen = 96 + plen;
+	}
+	return bpf_map_update_elem(map_fd("spritz_dir"), &k, &v, BPF_ANY);
+}
+
+static void line(const char *name, double s, double f)
+{
+	printf("%-22s %10.1f %10.1f %8.2f\n", name, s, f, f > 0 ? s / f : 0);
+}
+
+int main(int argc, char **argv)
+{
+	int repeat = argc > 1 ? atoi(argv[1]) : 200000;
+	int rounds = getenv("BENCH_ROUNDS") ? atoi(getenv("BENCH_ROUNDS")) : 5;
+	struct spec data = { .dst = DST2_6, .seq = 1000, .paylen = 400, .flags = 0x18 };
+	uint8_t ts[12] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 };
+	struct spec ack = { .src = DST2_6, .dst = LOCAL6, .sport = 5201, .dport = 40000,
+			    .ack = 1000, .flags = 0x10, .opts = ts, .optlen = 12 };
+	struct spec udp = { .v4 = 1, .proto = 17, .paylen = 400 };
+	struct spritz_nl *nl = NULL;
+	struct pkt pd, pa, pu, o;
+	int eg, in, fp, e;
+	uint32_t ret;
+	double s, f;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	fl = floor__open_and_load();
+	sk = spritz_bench__open_and_load();
+	if (!fl || !sk) {
+		fprintf(stderr, "bench_datapath: load failed (root and spritz.ko needed)\n");
+		return 1;
+	}
+	e = dp_load_table(&nl);
+	e = e ?: dir_add("2001:db8:1::", 48, 1) ?: dir_add("2001:db8:2::", 48, 2) ?:
+		 dir_add("10.1.0.0", 16, 1);
+	e = e ?: knob_set_str("algorithm", "scout");
+	if (e) {
+		fprintf(stderr, "bench_datapath: setup failed: %d\n", e);
+		return 1;
+	}
+	eg = bpf_program__fd(sk->progs.spritz_egress);
+	in = bpf_program__fd(sk->progs.spritz_ingress);
+	fp = bpf_program__fd(fl->progs.floor_prog);
+	pkt_build(&pd, &data);
+	pkt_build(&pa, &ack);
+	pkt_build(&pu, &udp);
+
+	printf("bench_datapath: %d repeats x %d rounds (median), kernel ", repeat, rounds);
+	fflush(stdout);
+	if (system("uname -r"))
+		printf("\n");
+	printf("%-22s %10s %10s %8s\n", "case", "spritz ns", "floor ns", "ratio");
+
+	/* Scout steady state: one ACKed send puts an EV in the buffer */
+	reset();
+	dp_run(eg, &pd, &o, &ret, 0);
+	ack.ack = 2000;
+	pkt_build(&pa, &ack);
+	dp_run(in, &pa, &o, &ret, 0);
+	s = run_ns(eg, &pd, repeat, rounds);
+	f = run_ns(fp, &pd, repeat, rounds);
+	line("egress tcp6 buffer", s, f);
+
+	/* no ACK yet: Scout's buffer is empty, a pick every packet */
+	reset();
+	s = run_ns(eg, &pd, repeat, rounds);
+	f = run_ns(fp, &pd, repeat, rounds);
+	line("egress tcp6 sample", s, f);
+
+	reset();
+	s = run_ns(eg, &pu, repeat, rounds);
+	f = run_ns(fp, &pu, repeat, rounds);
+	line("egress udp4 vxlan", s, f);
+
+	reset();
+	dp_run(eg, &pd, &o, &ret, 0);
+	s = run_ns(in, &pa, repeat, rounds);
+	f = run_ns(fp, &pa, repeat, rounds);
+	line("ingress ack", s, f);
+
+	spritz_nl_flush(nl, NULL, 0);
+	spritz_nl_close(nl);
+	spritz_bench__destroy(sk);
+	floor__destroy(fl);
+	return 0;
+}

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers for the datapath tests (datapath_egress, datapath_ingress,
+ * datapath_fuzz) and the datapath benchmark: a packet builder with valid
+ * checksums, checksum verification, loading bpf/spritz.bpf.o with its
+ * verifier log on failure, a test table in spritz.ko, the directory, and
+ * per-CPU statistics sums.
+ */
+#ifndef SPRITZ_DATAPATH_UTIL_H
+#define SPRITZ_DATAPATH_UTIL_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <spritz/kfuncs.h>
+#include <spritz/maps.h>
+
+#include "kmod_util.h"
+#include "spritz.skel.h"
+
+#define RET_NEXT 0xffffffffU /* TC_ACT_UNSPEC as the u32 test-run retval */
+
+/* ------------------------------------------------------------ packets */
+
+#define PKT_MAX 512
+
+struct pkt {
+	uint8_t b[PKT_MAX];
+	size_t len;
+};
+
+/* Description of a test packet; zero fields get defaults (see pkt_build). */
+struct spec {
+	int v4;		      /* 0: IPv6, 1: IPv4 */
+	int vlans;	      /* 0..2 in-band tags */
+	uint16_t ethertype;   /* override the L3 ethertype (0: by v4) */
+	uint8_t proto;	      /* L4: 6 TCP (default), 17 UDP, 1/58 ICMP, other */
+	int hbh;	      /* IPv6 next header 0 (hop-by-hop), L4 as non-TCP */
+	const char *src, *dst; /* addresses (defaults: LOCAL6/DST1_6 or v4) */
+	uint16_t sport, dport;
+	uint32_t seq, ack;
+	uint8_t flags;	      /* TCP flags (default: ACK) */
+	const uint8_t *opts;  /* TCP options (length multiple of 4) */
+	int optlen;
+	int paylen;	      /* payload bytes (pattern) */
+	int udp_zero_csum;    /* UDP: send checksum 0 */
+	uint32_t flowlabel;
+	uint8_t tclass;
+	int frag;	      /* IPv4: set MF */
+	int ip4_optwords;     /* IPv4 options (NOPs), 32-bit words */
+};
+
+#define LOCAL6 "2001:db8::1"
+#define DST1_6 "2001:db8:1::2"	/* switch 1: one path */
+#define DST2_6 "2001:db8:2::2"	/* switch 2: several paths */
+#define DST9_6 "2001:db8:9::2"	/* switch 9: in the directory, no table list */
+#define UNKNOWN6 "2001:db8:ff::2" /* not in the directory */
+#define LOCAL4 "10.0.0.1"
+#define DST1_4 "10.1.0.2"
+#define UNKNOWN4 "10.255.0.2"
+
+/* The test table: switch 1 has one path, switch 2 four. */
+#define EV_D1 SPRITZ_EV(3, SPRITZ_EV2_UNUSED)
+static const uint16_t ev_d2[] = { SPRITZ_EV(1, SPRITZ_EV2_UNUSED), SPRITZ_EV(2, SPRITZ_EV2_UNUSED),
+				  SPRITZ_EV(5, 7), SPRITZ_EV(6, 8) };
+static const uint8_t lat_d2[] = { 0, 0, 2, 3 };
+
+static inline uint32_t csum_add(uint32_t s, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)b[i] << 8 | b[i + 1];
+	if (n & 1)
+		s += (uint32_t)b[n - 1] << 8;
+	return s;
+}
+
+static inline uint16_t csum_fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+/* L4 checksum over the pseudo header (v6 or v4) and @l4 of @len bytes. */
+static inline uint16_t l4_csum(int v4, const uint8_t *l3, uint8_t proto, const uint8_t *l4,
+			       size_t len)
+{
+	uint32_t s = 0;
+
+	if (v4)
+		s = csum_add(s, l3 + 12, 8);
+	else
+		s = csum_add(s, l3 + 8, 32);
+	s += proto;
+	s += (uint32_t)len;
+	s = csum_add(s, l4, len);
+	return csum_fold(s);
+}
+
+static inline void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v & 0xff;
+}
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static inline uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Build @s into @p with valid lengths and checksums. */
+static inline void pkt_build(struct pkt *p, const struct spec *s)
+{
+	uint8_t *b = p->b, *l3, *l4;
+	uint8_t proto = s->hbh ? 0 : s->proto ? s->proto : 6;
+	size_t off = 12, l4len, hl = 0;
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	memcpy(b, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01", 12);
+	for (i = 0; i < s->vlans; i++) {
+		put16(b + off, i == 0 && s->vlans == 2 ? 0x88a8 : 0x8100);
+		put16(b + off + 2, 100 + i);
+		off += 4;
+	}
+	put16(b + off, s->ethertype ? s->ethertype : s->v4 ? 0x0800 : 0x86dd);
+	off += 2;
+	l3 = b + off;
+	if (s->v4) {
+		hl = 20 + 4 * s->ip4_optwords;
+		l3[0] = 0x40 | (hl / 4);
+		l3[1] = s->tclass;
+		put16(l3 + 4, 0x1234);
+		put16(l3 + 6, s->frag ? 0x2000 : 0x4000);
+		l3[8] = 64;
+		l3[9] = proto;
+		inet_pton(AF_INET, s->src ? s->src : LOCAL4, l3 + 12);
+		inet_pton(AF_INET, s->dst ? s->dst : DST1_4, l3 + 16);
+		memset(l3 + 20, 1, hl - 20);
+	} else {
+		hl = 40;
+		put32(l3, 6U << 28 | (uint32_t)s->tclass << 20 | (s->flowlabel & 0xfffff));
+		l3[6] = proto;
+		l3[7] = 64;
+		inet_pton(AF_INET6, s->src ? s->src : LOCAL6, l3 + 8);
+		inet_pton(AF_INET6, s->dst ? s->dst : DST1_6, l3 + 24);
+	}
+	l4 = l3 + hl;
+	if (proto == 6) {
+		l4len = 20 + s->optlen + s->paylen;
+		put16(l4, s->sport ? s->sport : 40000);
+		put16(l4 + 2, s->dport ? s->dport : 5201);
+		put32(l4 + 4, s->seq);
+		put32(l4 + 8, s->ack);
+		l4[12] = (uint8_t)((20 + s->optlen) / 4) << 4;
+		l4[13] = s->flags ? s->flags : 0x10;
+		put16(l4 + 14, 65535);
+		if (s->optlen)
+			memcpy(l4 + 20, s->opts, s->optlen);
+		for (i = 0; i < s->paylen; i++)
+			l4[20 + s->optlen + i] = (uint8_t)(i * 7 + 1);
+	} else if (proto == 17) {
+		l4len = 8 + s->paylen;
+		put16(l4, s->sport ? s->sport : 49999);
+		put16(l4 + 2, s->dport ? s->dport : 4789);
+		put16(l4 + 4, (uint16_t)l4len);
+		for (i = 0; i < s->paylen; i++)
+			l4[8 + i] = (uint8_t)(i * 3 + 5);
+	} else {
+		l4len = 8 + s->paylen; /* ICMP echo-ish, or anything */
+		l4[0] = 128;
+		for (i = 0; i < s->paylen; i++)
+			l4[8 + i] = (uint8_t)i;
+	}
+	if (s->v4) {
+		put16(l3 + 2, (uint16_t)(hl + l4len));
+		put16(l3 + 10, csum_fold(csum_add(0, l3, hl)));
+	} else {
+		put16(l3 + 4, (uint16_t)l4len);
+	}
+	if (proto == 6)
+		put16(l4 + 16, l4_csum(s->v4, l3, 6, l4, l4len));
+	else if (proto == 17 && !s->udp_zero_csum) {
+		uint16_t c = l4_csum(s->v4, l3, 17, l4, l4len);
+
+		put16(l4 + 6, c ? c : 0xffff);
+	}
+	p->len = (size_t)(l4 - b) + l4len;
+	if (p->len < 60)
+		p->len = 60; /* Ethernet minimum: trailing zero padding */
+}
+
+/* Offsets of a packet built by pkt_build (no mutation). */
+static inline size_t pkt_l3(const struct spec *s)
+{
+	return 14 + 4 * (size_t)s->vlans;
+}
+
+static inline size_t pkt_l4(const struct spec *s)
+{
+	return pkt_l3(s) + (s->v4 ? 20 + 4 * (size_t)s->ip4_optwords : 40);
+}
+
+/*
+ * Parse @b as Ethernet (+VLANs) + IPv4/IPv6 + TCP/UDP and check the L4
+ * checksum (a zero UDP checksum counts as valid).  1 valid, 0 invalid,
+ * -1 not such a packet.
+ */
+static inline int pkt_csum_ok(const uint8_t *b, size_t len)
+{
+	size_t off = 12, hl, l4len;
+	uint16_t et;
+	uint8_t proto;
+	const uint8_t *l3;
+
+	if (len < 14)
+		return -1;
+	et = get16(b + off);
+	while ((et == 0x8100 || et == 0x88a8) && off + 6 <= len) {
+		off += 4;
+		et = get16(b + off);
+	}
+	off += 2;
+	l3 = b + off;
+	if (et == 0x86dd) {
+		if (off + 40 > len)
+			return -1;
+		hl = 40;
+		proto = l3[6];
+		l4len = get16(l3 + 4);
+	} else if (et == 0x0800) {
+		if (off + 20 > len)
+			return -1;
+		hl = (l3[0] & 0xf) * 4u;
+		proto = l3[9];
+		if (get16(l3 + 2) < hl)
+			return -1;
+		l4len = get16(l3 + 2) - hl;
+		if (csum_fold(csum_add(0, l3, hl)) != 0)
+			return 0;
+	} else {
+		return -1;
+	}
+	if (off + hl + l4len > len || (proto != 6 && proto != 17))
+		return -1;
+	if (proto == 17 && l4len >= 8 && get16(l3 + hl + 6) == 0)
+		return 1;
+	return l4_csum(et == 0x0800, l3, proto, l3 + hl, l4len) == 0 ||
+	       l4_csum(et == 0x0800, l3, proto, l3 + hl, l4len) == 0xffff;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static char dp_log[1 << 20];
+
+/* Open and load spritz.bpf.o; print the verifier log tail on failure. */
+static inline struct spritz *dp_open_load(void)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = dp_log,
+		    .kernel_log_size = sizeof(dp_log), .kernel_log_level = 1);
+	struct spritz *skel;
+	int err;
+
+	dp_log[0] = 0;
+	skel = spritz__open_opts(&oo);
+	if (!skel)
+		return NULL;
+	err = spritz__load(skel);
+	if (err) {
+		size_t n = strlen(dp_log);
+		const char *t = n > 6000 ? dp_log + n - 6000 : dp_log;
+
+		printf("# load: %d\n", err);
+		for (; *t; t++) {
+			if (t == dp_log || t[-1] == '\n')
+				printf("# ");
+			putchar(*t);
+		}
+		spritz__destroy(skel);
+		return NULL;
+	}
+	/* knob changes through sysfs apply to the very next packet */
+	skel->data->spritz_knob_refresh_ns = 0;
+	return skel;
+}
+
+/* -------------------------------------------------------------- test table */
+
+/* Load the test table (switches 1 and 2, 16 switches, source 0). */
+static inline int dp_load_table(struct spritz_nl **nlp)
+{
+	static struct spritz_nl_path p1[1], p2[4];
+	struct spritz_nl_dest d[2];
+	char err[256];
+	unsigned int i;
+	int e;
+
+	if (!*nlp) {
+		e = spritz_nl_open(nlp, err, sizeof(err));
+		if (e) {
+			printf("# spritz_nl_open: %s\n", err);
+			return e;
+		}
+	}
+	p1[0] = (struct spritz_nl_path){ .ev = EV_D1, .lat_class = 0,
+					 .base_weight = SPRITZ_WEIGHT_ONE };
+	for (i = 0; i < 4; i++)
+		p2[i] = (struct spritz_nl_path){ .ev = ev_d2[i], .lat_class = lat_d2[i],
+						 .base_weight = SPRITZ_WEIGHT_ONE * (4 - i) };
+	d[0] = (struct spritz_nl_dest){ .dst = 1, .npaths = 1, .paths = p1 };
+	d[1] = (struct spritz_nl_dest){ .dst = 2, .npaths = 4, .paths = p2 };
+	e = spritz_nl_load(*nlp, 0, 16, d, 2, err, sizeof(err));
+	if (e)
+		printf("# spritz_nl_load: %s\n", err);
+	return e;
+}
+
+/* Add @addr/@plen (v6 text, or v4 text mapped) -> @dst to the directory. */
+static inline int dp_dir_add(struct spritz *skel, const char *addr, int plen, uint32_t dst)
+{
+	struct spritz_dir_key k = { 0 };
+	struct spritz_dir_val v = { .dst_switch = dst };
+
+	if (strchr(addr, ':')) {
+		if (inet_pton(AF_INET6, addr, k.addr) != 1)
+			return -EINVAL;
+		k.prefixlen = plen;
+	} else {
+		k.addr[10] = k.addr[11] = 0xff;
+		if (inet_pton(AF_INET, addr, k.addr + 12) != 1)
+			return -EINVAL;
+		k.prefixlen = 96 + plen;
+	}
+	return bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_dir), &k, &v, BPF_ANY);
+}
+
+/* The test directory. */
+static inline int dp_dir_fill(struct spritz *skel)
+{
+	return dp_dir_add(skel, "2001:db8:1::", 48, 1) ?: dp_dir_add(skel, "2001:db8:2::", 48, 2) ?:
+	       dp_dir_add(skel, "2001:db8:9::", 48, 9) ?: dp_dir_add(skel, "10.1.0.0", 16, 1);
+}
+
+/* Sum of the per-CPU statistics. */
+static inline int dp_stats(struct spritz *skel, struct spritz_stats *out)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	/* __u64 (= the fields' type), not uint64_t: strict aliasing */
+	size_t j, n = sizeof(*out) / sizeof(__u64);
+	uint32_t zero = 0;
+	struct spritz_stats *all;
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	if (ncpu <= 0)
+		return -EINVAL;
+	all = calloc(ncpu, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	e = bpf_map_lookup_elem(bpf_map__fd(skel->maps.spritz_stats), &zero, all);
+	if (e)
+		printf("# stats lookup: %d errno %d ncpu %d\n", e, errno, ncpu);
+	for (i = 0; !e && i < ncpu; i++)
+		for (j = 0; j < n; j++)
+			((__u64 *)out)[j] += ((__u64 *)&all[i])[j];
+	free(all);
+	return e;
+}
+
+#define STAT(st, field) (*(__u64 *)((char *)(st) + (field)))
+#define SOFF(field) offsetof(struct spritz_stats, field)
+
+/* Zero the statistics and forget every flow. */
+static inline void dp_reset(struct spritz *skel)
+{
+	int fd = bpf_map__fd(skel->maps.spritz_flows), ncpu = libbpf_num_possible_cpus();
+	struct spritz_flow_key k;
+	struct spritz_stats *z = calloc(ncpu > 0 ? ncpu : 1, sizeof(*z));
+	uint32_t zero = 0;
+
+	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
+		;
+	if (z)
+		bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_stats), &zero, z, BPF_ANY);
+	free(z);
+	skel->bss->spritz_clock_offset_ns = 0;
+}
+
+/* Run @prog on @in; output in @out.  0 or -errno; retval in *ret. */
+static inline int dp_run(int prog_fd, const struct pkt *in, struct pkt *out, uint32_t *ret,
+			 uint32_t gso_segs)
+{
+	struct __sk_buff ctx = { .gso_segs = gso_segs };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = in->b, .data_size_in = (uint32_t)in->len,
+		    .data_out = out->b, .data_size_out = sizeof(out->b), .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx));
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	e = bpf_prog_test_run_opts(prog_fd, &o);
+	out->len = o.data_size_out;
+	if (ret)
+		*ret = o.retval;
+	return e;
+}
+
+/* The flow of a packet built from @s on egress (UDP: original sport). */
+static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spritz_flow *f)
+{
+	struct spritz_flow_key k = { 0 };
+	uint8_t proto = s->proto ? s->proto : 6;
+
+	if (s->v4) {
+		k.saddr[10] = k.saddr[11] = k.daddr[10] = k.daddr[11] = 0xff;
+		inet_pton(AF_INET, s->src ? s->src : LOCAL4, k.saddr + 12);
+		inet_pton(AF_INET, s->dst ? s->dst : DST1_4, k.daddr + 12);
+	} else {
+		inet_pton(AF_INET6, s->src ? s->src : LOCAL6, k.saddr);
+		inet_pton(AF_INET6, s->dst ? s->dst : DST1_6, k.daddr);
+	}
+	k.sport = s->sport ? s->sport : proto == 6 ? 40000 : 49999;
+	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : 4789;
+	k.proto = proto;
+	return bpf_map_lookup_elem(bpf_map__fd(skel->maps.spritz_flows), &k, f);
+}
+
+/* Write a string knob (e.g. "algorithm"). */
+static inline int knob_set_str(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), SPRITZ_SYSFS_DIR "/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%s\n", val) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+#endif /* SPRITZ_DATAPATH_UTIL_H */

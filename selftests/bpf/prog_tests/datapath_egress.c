@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * spritz_egress under BPF_PROG_TEST_RUN (Documentation/datapath.rst):
+ *
+ *  - a fixture table: each case is a packet (spec + optional mutation),
+ *    the expected result (byte-identical, EV in the flow label, EV in the
+ *    UDP source port with a valid or still-zero checksum) and the statistics
+ *    counters expected to move by one;
+ *  - flow state after a send (ring record, snd_nxt, last EV), pure ACKs,
+ *    GSO counting, the five algorithms' per-packet behaviour, the
+ *    small-flow flag, and the module's per-path pick counter.
+ *
+ * Runs in the VM as root with spritz.ko inserted (with-module.sh).
+ */
+#include "datapath_util.h"
+#include "test.h"
+
+/* fixture tables: designated initializers, defaults by omission */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Woverride-init"
+
+static struct spritz *skel;
+static struct spritz_nl *nl;
+static int prog;
+
+enum expect {
+	EXP_SAME,     /* byte-identical */
+	EXP_LABEL,    /* flow label = ev, all else identical */
+	EXP_LABEL_D2, /* flow label one of ev_d2[], all else identical */
+	EXP_SPORT,    /* UDP source port = ev, checksum updated and valid */
+	EXP_SPORT0,   /* UDP source port = ev, checksum still 0 */
+};
+
+struct eg_case {
+	const char *name;
+	struct spec s;
+	void (*mutate)(struct pkt *p, const struct spec *s);
+	enum expect exp;
+	uint16_t ev;
+	size_t stat1, stat2; /* counters expected to grow by 1 (0: none) */
+	uint32_t gso_segs;
+};
+
+/* ------------------------------------------------------------- mutations */
+
+static void m_arp(struct pkt *p, const struct spec *s)
+{
+	put16(p->b + 12, 0x0806);
+}
+
+/*
+ * Cut inside the IPv6 header.  Behind a VLAN tag: BPF_PROG_TEST_RUN itself
+ * refuses an untagged IPv6 ethertype shorter than an IPv6 header.
+ */
+static void m_vlan_eth_only(struct pkt *p, const struct spec *s)
+{
+	p->len = 18;
+}
+
+static void m_cut_ip6(struct pkt *p, const struct spec *s)
+{
+	p->len = 18 + 30;
+}
+
+static void m_cut_tcp(struct pkt *p, const struct spec *s)
+{
+	p->len = pkt_l4(s) + 10; /* payload_len now lies as well */
+}
+
+static void m_cut_vlan(struct pkt *p, const struct spec *s)
+{
+	p->len = 16;
+}
+
+static void m_ip6_version(struct pkt *p, const struct spec *s)
+{
+	p->b[pkt_l3(s)] = (p->b[pkt_l3(s)] & 0x0f) | 0x40;
+}
+
+static void m_ip6_plen_big(struct pkt *p, const struct spec *s)
+{
+	put16(p->b + pkt_l3(s) + 4, get16(p->b + pkt_l3(s) + 4) + 200);
+}
+
+static void m_tcp_doff_small(struct pkt *p, const struct spec *s)
+{
+	p->b[pkt_l4(s) + 12] = 4 << 4;
+}
+
+static void m_tcp_doff_big(struct pkt *p, const struct spec *s)
+{
+	p->b[pkt_l4(s) + 12] = 15 << 4; /* 60 bytes, segment has 20 */
+}
+
+static void m_ip4_ihl_small(struct pkt *p, const struct spec *s)
+{
+	p->b[pkt_l3(s)] = 0x44;
+}
+
+static void m_ip4_totlen_big(struct pkt *p, const struct spec *s)
+{
+	put16(p->b + pkt_l3(s) + 2, 1400);
+}
+
+static void m_udp_len_big(struct pkt *p, const struct spec *s)
+{
+	put16(p->b + pkt_l4(s) + 4, 1000);
+}
+
+static void m_ip4_version6(struct pkt *p, const struct spec *s)
+{
+	p->b[pkt_l3(s)] = 0x65;
+}
+
+/* ----------------------------------------------------------------- table */
+
+#define TCP6(...) { .flags = 0x18, .paylen = 100, .seq = 1000, __VA_ARGS__ }
+#define UDP6(...) { .proto = 17, .paylen = 50, __VA_ARGS__ }
+#define UDP4(...) { .v4 = 1, .proto = 17, .paylen = 50, __VA_ARGS__ }
+
+static const struct eg_case cases[] = {
+	/* managed: IPv6 TCP -> flow label */
+	{ "tcp6_data", TCP6(), NULL, EXP_LABEL, EV_D1, SOFF(eg_managed_tcp), SOFF(picks) },
+	{ "tcp6_tclass_label_kept", TCP6(.tclass = 0xb8, .flowlabel = 0xabcde), NULL, EXP_LABEL,
+	  EV_D1, SOFF(eg_rewrites), SOFF(eg_flows_new) },
+	{ "tcp6_vlan", TCP6(.vlans = 1), NULL, EXP_LABEL, EV_D1, SOFF(eg_managed_tcp) },
+	{ "tcp6_qinq", TCP6(.vlans = 2), NULL, EXP_LABEL, EV_D1, SOFF(eg_managed_tcp) },
+	{ "tcp6_syn", { .flags = 0x02, .seq = 77 }, NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites) },
+	{ "tcp6_fin", { .flags = 0x11, .seq = 77 }, NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites) },
+	{ "tcp6_options",
+	  TCP6(.opts = (const uint8_t *)"\x01\x01\x08\x0a\x00\x00\x00\x01\x00\x00\x00\x02",
+	       .optlen = 12),
+	  NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites) },
+	{ "tcp6_multipath", TCP6(.dst = DST2_6), NULL, EXP_LABEL_D2, 0, SOFF(dec_sample),
+	  SOFF(picks) },
+	{ "tcp6_gso", TCP6(.paylen = 300), NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites), 0, 4 },
+	{ "tcp6_no_table_list", TCP6(.dst = DST9_6), NULL, EXP_SAME, 0, SOFF(eg_unsteered),
+	  SOFF(pick_fail) },
+	{ "tcp6_pure_ack_first", { .flags = 0x10 }, NULL, EXP_SAME, 0, SOFF(eg_unsteered) },
+	/* managed: UDP carriers -> source port */
+	{ "udp6_vxlan", UDP6(), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp), SOFF(eg_rewrites) },
+	{ "udp6_geneve", UDP6(.dport = 6081), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_rocev2", UDP6(.dport = 4791), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_uet", UDP6(.dport = 4793), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_zero_csum", UDP6(.udp_zero_csum = 1), NULL, EXP_SPORT0, EV_D1,
+	  SOFF(eg_managed_udp) },
+	{ "udp6_multipath", UDP6(.dst = DST2_6), NULL, EXP_SPORT, 0xffff, SOFF(picks) },
+	{ "udp4_vxlan", UDP4(), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp4_vxlan_vlan", UDP4(.vlans = 1), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp4_ip_options", UDP4(.ip4_optwords = 3), NULL, EXP_SPORT, EV_D1,
+	  SOFF(eg_managed_udp) },
+	{ "udp4_zero_csum", UDP4(.udp_zero_csum = 1), NULL, EXP_SPORT0, EV_D1,
+	  SOFF(eg_managed_udp) },
+	{ "udp4_sport_is_ev", UDP4(.sport = EV_D1), NULL, EXP_SPORT, EV_D1, SOFF(eg_rewrites) },
+	/* unmanaged: byte-identical */
+	{ "arp", TCP6(), m_arp, EXP_SAME, 0, SOFF(un_not_ip) },
+	{ "icmp6", { .proto = 58, .paylen = 20 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
+	{ "icmp4", { .v4 = 1, .proto = 1, .paylen = 20 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip6_hop_by_hop", { .hbh = 1, .paylen = 40 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip6_routing", { .proto = 43, .paylen = 40 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip6_fragment", { .proto = 44, .paylen = 40 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip4_fragment_udp", UDP4(.frag = 1), NULL, EXP_SAME, 0, SOFF(un_fragment) },
+	{ "tcp4", { .v4 = 1, .paylen = 100, .flags = 0x18 }, NULL, EXP_SAME, 0, SOFF(un_tcp4) },
+	{ "tcp6_unknown_dst", TCP6(.dst = UNKNOWN6), NULL, EXP_SAME, 0, SOFF(un_no_dest) },
+	{ "udp6_other_port", UDP6(.dport = 53), NULL, EXP_SAME, 0, SOFF(un_udp_port) },
+	{ "udp4_unknown_dst", UDP4(.dst = UNKNOWN4), NULL, EXP_SAME, 0, SOFF(un_no_dest) },
+	{ "vlan_eth_only", TCP6(.vlans = 1), m_vlan_eth_only, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "vlan_cut", TCP6(.vlans = 1), m_cut_vlan, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "ip6_cut", TCP6(.vlans = 1), m_cut_ip6, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "tcp_cut", TCP6(), m_cut_tcp, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "ip6_bad_version", TCP6(), m_ip6_version, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "ip6_plen_too_big", TCP6(), m_ip6_plen_big, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "tcp_doff_small", TCP6(), m_tcp_doff_small, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "tcp_doff_beyond", { .flags = 0x10 }, m_tcp_doff_big, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "ip4_ihl_small", UDP4(), m_ip4_ihl_small, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "ip4_totlen_too_big", UDP4(), m_ip4_totlen_big, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "ip4_bad_version", UDP4(), m_ip4_version6, EXP_SAME, 0, SOFF(un_malformed) },
+	{ "udp_len_too_big", UDP6(), m_udp_len_big, EXP_SAME, 0, SOFF(un_malformed) },
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+/* ----------------------------------------------------------------- tests */
+
+static void test_load(void)
+{
+	skel = dp_open_load();
+	if (!ASSERT_OK_PTR(skel, "load spritz.bpf.o (needs spritz.ko)"))
+		return;
+	prog = bpf_program__fd(skel->progs.spritz_egress);
+	ASSERT_OK(dp_dir_fill(skel), "directory");
+	ASSERT_OK(dp_load_table(&nl), "table");
+	ASSERT_OK(knob_set_str("algorithm", "scout"), "algorithm scout");
+}
+
+static bool in_d2(uint16_t ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (ev_d2[i] == ev)
+			return true;
+	return false;
+}
+
+static void run_case(const struct eg_case *c)
+{
+	struct spritz_stats st0, st1;
+	struct pkt in, out, want;
+	uint32_t ret = 0;
+	size_t l3, l4;
+	uint32_t ev = 0;
+	char what[160];
+
+	dp_reset(skel);
+	pkt_build(&in, &c->s);
+	if (c->mutate)
+		c->mutate(&in, &c->s);
+	want = in;
+	l3 = pkt_l3(&c->s);
+	l4 = pkt_l4(&c->s);
+	dp_stats(skel, &st0);
+	snprintf(what, sizeof(what), "%s: test run", c->name);
+	if (!ASSERT_OK(dp_run(prog, &in, &out, &ret, c->gso_segs), what))
+		return;
+	dp_stats(skel, &st1);
+	snprintf(what, sizeof(what), "%s: retval TC_ACT_UNSPEC", c->name);
+	ASSERT_EQ(ret, RET_NEXT, what);
+	snprintf(what, sizeof(what), "%s: length", c->name);
+	if (!ASSERT_EQ(out.len, in.len, what))
+		return;
+
+	switch (c->exp) {
+	case EXP_SAME:
+		break;
+	case EXP_LABEL:
+	case EXP_LABEL_D2:
+		ev = get32(out.b + l3) & 0xfffff;
+		snprintf(what, sizeof(what), "%s: flow label = EV (bits 16-19 zero)", c->name);
+		if (c->exp == EXP_LABEL)
+			ASSERT_EQ(ev, c->ev, what);
+		else
+			ASSERT_TRUE(ev < 0x10000 && in_d2(ev), what);
+		put32(want.b + l3, (get32(in.b + l3) & 0xfff00000) | ev);
+		break;
+	case EXP_SPORT:
+	case EXP_SPORT0:
+		ev = get16(out.b + l4);
+		snprintf(what, sizeof(what), "%s: source port = EV", c->name);
+		if (c->ev == 0xffff)
+			ASSERT_TRUE(in_d2(ev), what);
+		else
+			ASSERT_EQ(ev, c->ev, what);
+		put16(want.b + l4, ev);
+		if (c->exp == EXP_SPORT0) {
+			snprintf(what, sizeof(what), "%s: checksum stays 0", c->name);
+			ASSERT_EQ(get16(out.b + l4 + 6), 0, what);
+		} else {
+			uint16_t ck;
+
+			put16(want.b + l4 + 6, 0);
+			ck = l4_csum(c->s.v4, want.b + l3, 17, want.b + l4, get16(want.b + l4 + 4));
+			put16(want.b + l4 + 6, ck ? ck : 0xffff);
+			snprintf(what, sizeof(what), "%s: checksum valid", c->name);
+			ASSERT_EQ(pkt_csum_ok(out.b, out.len), 1, what);
+		}
+		break;
+	}
+	snprintf(what, sizeof(what), "%s: output bytes", c->name);
+	ASSERT_MEMEQ(out.b, want.b, in.len, what);
+
+	/* counters: the named ones grew by exactly one (GSO: segs) */
+	if (c->stat1) {
+		snprintf(what, sizeof(what), "%s: counter +1 (offset %zu)", c->name, c->stat1);
+		ASSERT_EQ(STAT(&st1, c->stat1) - STAT(&st0, c->stat1), 1, what);
+	}
+	if (c->stat2) {
+		snprintf(what, sizeof(what), "%s: counter +1 (offset %zu)", c->name, c->stat2);
+		ASSERT_EQ(STAT(&st1, c->stat2) - STAT(&st0, c->stat2), 1, what);
+	}
+	snprintf(what, sizeof(what), "%s: egress packets +1", c->name);
+	ASSERT_EQ(st1.eg_packets - st0.eg_packets, 1, what);
+	snprintf(what, sizeof(what), "%s: rewrites", c->name);
+	ASSERT_EQ(st1.eg_rewrites - st0.eg_rewrites, c->exp == EXP_SAME ? 0 : 1, what);
+	if (c->gso_segs) {
+		snprintf(what, sizeof(what), "%s: segments counted", c->name);
+		ASSERT_EQ(st1.eg_segs - st0.eg_segs, c->gso_segs, what);
+	}
+	/* unmanaged packets leave no state behind */
+	if (c->exp == EXP_SAME && !c->stat2 && c->stat1 != SOFF(eg_unsteered)) {
+		struct spritz_flow_key k;
+
+		snprintf(what, sizeof(what), "%s: no flow state", c->name);
+		ASSERT_ERR(bpf_map_get_next_key(bpf_map__fd(skel->maps.spritz_flows), NULL, &k),
+			   what);
+	}
+}
+
+static void test_fixtures(void)
+{
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	for (i = 0; i < NCASES; i++)
+		run_case(&cases[i]);
+	printf("# %zu fixture cases\n", NCASES);
+}
+
+/* A data send leaves a ring record, snd_nxt and the last EV. */
+static void test_flow_state(void)
+{
+	struct spec s = TCP6(.seq = 5000, .paylen = 200);
+	struct spritz_flow f;
+	struct pkt in, out;
+	uint32_t ret;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	dp_reset(skel);
+	pkt_build(&in, &s);
+	ASSERT_OK(dp_run(prog, &in, &out, &ret, 3), "run");
+	if (!ASSERT_OK(dp_flow(skel, &s, &f), "flow exists"))
+		return;
+	ASSERT_EQ(f.dst_switch, 1, "dst switch from the directory");
+	ASSERT_EQ(f.snd_nxt, 5200, "snd_nxt");
+	ASSERT_EQ(f.ring_head, 1, "one record");
+	ASSERT_EQ(f.ring[0].state, SPRITZ_IF_PENDING, "pending");
+	ASSERT_EQ(f.ring[0].start_seq, 5000, "start");
+	ASSERT_EQ(f.ring[0].end_seq, 5200, "end");
+	ASSERT_EQ(f.ring[0].ev, EV_D1, "ev");
+	ASSERT_EQ(f.ring[0].segs, 3, "segs");
+	ASSERT_EQ(f.last_ev, EV_D1, "last ev");
+	ASSERT_EQ(f.packets, 3, "GSO segments counted as packets");
+	ASSERT_EQ(f.bytes_sent, in.len, "bytes");
+	/* Scout: packet_count grew by the segments (Alg. 1 line 6) */
+	ASSERT_EQ(f.lb.packet_count, 3, "packet_count += segs");
+
+	/* a pure ACK afterwards carries the last EV, no decision, no record */
+	s = (struct spec){ .flags = 0x10, .seq = 5200, .flowlabel = 0x12345 };
+	pkt_build(&in, &s);
+	ASSERT_OK(dp_run(prog, &in, &out, &ret, 0), "run ack");
+	ASSERT_EQ(get32(out.b + 14) & 0xfffff, EV_D1, "pure ACK label = last EV");
+	ASSERT_OK(dp_flow(skel, &s, &f), "flow");
+	ASSERT_EQ(f.ring_head, 1, "no record for a pure ACK");
+}
+
+/* Send @n data packets to switch 2, return the EVs in @evs. */
+static void send_d2(int n, uint16_t *evs, struct spritz_stats *d)
+{
+	struct spritz_stats a, b;
+	struct pkt in, out;
+	uint32_t ret;
+	int i;
+
+	dp_stats(skel, &a);
+	for (i = 0; i < n; i++) {
+		struct spec s = TCP6(.dst = DST2_6, .seq = 1000 + 100 * i);
+
+		pkt_build(&in, &s);
+		dp_run(prog, &in, &out, &ret, 0);
+		evs[i] = get32(out.b + 14) & 0xfffff;
+	}
+	dp_stats(skel, &b);
+	for (i = 0; i < (int)(sizeof(a) / sizeof(__u64)); i++)
+		((__u64 *)d)[i] = ((__u64 *)&b)[i] - ((__u64 *)&a)[i];
+}
+
+static int distinct(const uint16_t *evs, int n)
+{
+	int i, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && evs[j] != evs[i]; j++)
+			;
+		k += j == i;
+	}
+	return k;
+}
+
+/* The five algorithms, without feedback, per packet. */
+static void test_algorithms(void)
+{
+	struct spritz_stats d;
+	uint16_t evs[64];
+	int i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	/* Scout without feedback: buffer empty, every packet samples */
+	dp_reset(skel);
+	ASSERT_OK(knob_set_str("algorithm", "scout"), "scout");
+	send_d2(64, evs, &d);
+	ASSERT_EQ(d.dec_sample, 64, "scout: all samples");
+	ASSERT_EQ(d.picks, 64, "scout: all picked");
+	ASSERT_GT(distinct(evs, 64), 1, "scout: several EVs");
+	for (i = 0; i < 64; i++)
+		if (!ASSERT_TRUE(in_d2(evs[i]), "scout: EV of the table"))
+			break;
+	/* OPS: every packet samples */
+	dp_reset(skel);
+	ASSERT_OK(knob_set_str("algorithm", "ops"), "ops");
+	send_d2(64, evs, &d);
+	ASSERT_EQ(d.dec_sample, 64, "ops: all samples");
+	ASSERT_GT(distinct(evs, 64), 1, "ops: several EVs");
+	/* ECMP: one sample, then the same EV */
+	dp_reset(skel);
+	ASSERT_OK(knob_set_str("algorithm", "ecmp"), "ecmp");
+	send_d2(64, evs, &d);
+	ASSERT_EQ(d.dec_sample, 1, "ecmp: one sample");
+	ASSERT_EQ(d.dec_use_ev, 63, "ecmp: then current");
+	ASSERT_EQ(distinct(evs, 64), 1, "ecmp: one EV");
+	ASSERT_EQ(d.pick_small_flow, 0, "ecmp: uniform, no small-flow bias");
+	/* Flicr: one EV per flowlet */
+	dp_reset(skel);
+	ASSERT_OK(knob_set_str("algorithm", "flicr"), "flicr");
+	ASSERT_OK(knob_set("flowlet_gap_us", 10000000), "gap 10 s");
+	send_d2(32, evs, &d);
+	ASSERT_EQ(d.dec_sample, 1, "flicr: one sample within the flowlet");
+	ASSERT_EQ(distinct(evs, 32), 1, "flicr: one EV");
+	skel->bss->spritz_clock_offset_ns = 11ULL * 1000000000;
+	send_d2(1, evs, &d);
+	ASSERT_EQ(d.dec_sample, 1, "flicr: idle gap -> new flowlet sample");
+	ASSERT_OK(knob_set("flowlet_gap_us", SPRITZ_DEF_FLOWLET_GAP_US), "gap default");
+	/* Spray without feedback: like Scout */
+	dp_reset(skel);
+	ASSERT_OK(knob_set_str("algorithm", "spray"), "spray");
+	send_d2(16, evs, &d);
+	ASSERT_EQ(d.dec_sample, 16, "spray: all samples");
+	ASSERT_OK(knob_set_str("algorithm", "scout"), "back to scout");
+}
+
+/* Weighted picks of a new flow carry SPRITZ_PICK_SMALL_FLOW; uniform ones not. */
+static void test_small_flow(void)
+{
+	struct spritz_stats d;
+	uint16_t evs[8];
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	dp_reset(skel);
+	send_d2(8, evs, &d);
+	ASSERT_EQ(d.pick_small_flow, 8, "weighted: small-flow picks");
+	dp_reset(skel);
+	ASSERT_OK(knob_set("small_flow_bytes", 0), "small_flow_bytes 0");
+	send_d2(8, evs, &d);
+	ASSERT_EQ(d.pick_small_flow, 0, "small_flow_bytes 0: no bias");
+	ASSERT_OK(knob_set("small_flow_bytes", SPRITZ_DEF_SMALL_FLOW_BYTES), "restore");
+	dp_reset(skel);
+	ASSERT_OK(knob_set("weighted", 0), "uniform");
+	send_d2(8, evs, &d);
+	ASSERT_EQ(d.pick_small_flow, 0, "uniform: no small-flow flag");
+	ASSERT_OK(knob_set("weighted", 1), "weighted again");
+}
+
+/* The module counts the picks of the path the program used. */
+static void test_module_picks(void)
+{
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+	const struct spritz_nl_path *p;
+	struct spec s = TCP6();
+	struct pkt in, out;
+	uint64_t before = 0;
+	uint32_t ret;
+	int i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
+		return;
+	dp_reset(skel);
+	if (ASSERT_OK(dump_table(nl, &c), "dump") && (d = dump_dest(&c, 1)) &&
+	    (p = find_ev(d, EV_D1)))
+		before = p->picks;
+	pkt_build(&in, &s);
+	for (i = 0; i < 10; i++)
+		dp_run(prog, &in, &out, &ret, 0);
+	if (!ASSERT_OK(dump_table(nl, &c), "dump"))
+		return;
+	d = dump_dest(&c, 1);
+	p = d ? find_ev(d, EV_D1) : NULL;
+	if (ASSERT_OK_PTR(p, "path EV_D1"))
+		ASSERT_EQ(p->picks - before, 10, "10 picks (Scout, empty buffer)");
+	dump_copy_free(&c);
+}
+
+static void test_destroy(void)
+{
+	spritz__destroy(skel);
+	skel = NULL;
+	if (nl) {
+		spritz_nl_flush(nl, NULL, 0);
+		spritz_nl_close(nl);
+		nl = NULL;
+	}
+}
+
+static const struct test_case tests[] = {
+	{ "load", test_load },
+	{ "fixtures", test_fixtures },
+	{ "flow_state", test_flow_state },
+	{ "algorithms", test_algorithms },
+	{ "small_flow", test_small_flow },
+	{ "module_picks", test_module_picks },
+	{ "destroy", test_destroy },
+};
+
+TEST_MAIN(tests)

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * spritz_ingress (and the egress half of feedback) under BPF_PROG_TEST_RUN:
+ * sequences of data sends (egress) and ACKs (ingress) against the expected
+ * per-flow state after each step - the good-path buffer as
+ * "EV:lat_class/ecn_count", the in-flight ring, the feedback counters - and
+ * the module's path state (a timeout disables the path in spritz.ko).
+ * Every ingress packet must come out byte-identical.
+ *
+ * Runs in the VM as root with spritz.ko inserted (with-module.sh).
+ */
+#include "datapath_util.h"
+#include "test.h"
+
+static struct spritz *skel;
+static struct spritz_nl *nl;
+static int eg, in;
+
+#define SPORT 40000
+#define DPORT 5201
+
+/* Send [seq, seq + len) of the flow to @dst on egress; the EV it got. */
+static uint16_t tx(const char *dst, uint32_t seq, int len)
+{
+	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = 0x18 };
+	struct pkt p, o;
+	uint32_t ret;
+
+	pkt_build(&p, &s);
+	if (!ASSERT_OK(dp_run(eg, &p, &o, &ret, 0), "egress run"))
+		return 0;
+	return get32(o.b + 14) & 0xffff;
+}
+
+/* An ACK from @dst on ingress: cumulative @ack, ECE, SACK blocks. */
+static void rx(const char *dst, uint32_t ack, int ece, const uint32_t *sack, int nsack)
+{
+	uint8_t opts[40] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 }; /* NOP NOP TS */
+	struct spec s = { .src = dst, .dst = LOCAL6, .sport = DPORT, .dport = SPORT,
+			  .ack = ack, .flags = 0x10 | (ece ? 0x40 : 0), .opts = opts,
+			  .optlen = 12 };
+	struct pkt p, o;
+	uint32_t ret;
+	int i;
+
+	if (nsack) {
+		opts[12] = 1;
+		opts[13] = 1;
+		opts[14] = 5;
+		opts[15] = 2 + 8 * nsack;
+		for (i = 0; i < 2 * nsack; i++)
+			put32(opts + 16 + 4 * i, sack[i]);
+		s.optlen = 16 + 8 * nsack;
+	}
+	pkt_build(&p, &s);
+	if (!ASSERT_OK(dp_run(in, &p, &o, &ret, 0), "ingress run"))
+		return;
+	ASSERT_EQ(ret, RET_NEXT, "ingress retval");
+	ASSERT_EQ(o.len, p.len, "ingress length");
+	ASSERT_MEMEQ(o.b, p.b, p.len, "ingress leaves the packet byte-identical");
+}
+
+static int flow(const char *dst, struct spritz_flow *f)
+{
+	struct spec s = { .dst = dst };
+
+	return dp_flow(skel, &s, f);
+}
+
+/* The buffer as "ev:lat/ecn ev:lat/ecn ...". */
+static const char *buf_str(const char *dst)
+{
+	static char out[160];
+	struct spritz_flow f;
+	size_t n = 0;
+	int i;
+
+	out[0] = 0;
+	if (flow(dst, &f))
+		return "(no flow)";
+	for (i = 0; i < f.lb.len && i < SPRITZ_BUF_MAX; i++)
+		n += snprintf(out + n, sizeof(out) - n, "%s%04x:%u/%u", i ? " " : "",
+			      f.lb.buf[i].ev, f.lb.buf[i].lat_class, f.lb.buf[i].ecn_count);
+	return out;
+}
+
+static int pending(const char *dst)
+{
+	struct spritz_flow f;
+	int i, n = 0;
+
+	if (flow(dst, &f))
+		return -1;
+	for (i = 0; i < SPRITZ_RING_SIZE; i++)
+		n += f.ring[i].state == SPRITZ_IF_PENDING;
+	return n;
+}
+
+static void stats_delta(const struct spritz_stats *a, struct spritz_stats *d)
+{
+	struct spritz_stats b;
+	size_t i;
+
+	dp_stats(skel, &b);
+	for (i = 0; i < sizeof(b) / sizeof(__u64); i++)
+		((__u64 *)d)[i] = ((__u64 *)&b)[i] - ((const __u64 *)a)[i];
+}
+
+static void start(const char *algo)
+{
+	dp_reset(skel);
+	ASSERT_OK(knob_set_str("algorithm", algo), "algorithm");
+	ASSERT_OK(dp_load_table(&nl), "table (paths enabled)");
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void test_load(void)
+{
+	skel = dp_open_load();
+	if (!ASSERT_OK_PTR(skel, "load spritz.bpf.o (needs spritz.ko)"))
+		return;
+	eg = bpf_program__fd(skel->progs.spritz_egress);
+	in = bpf_program__fd(skel->progs.spritz_ingress);
+	ASSERT_OK(dp_dir_fill(skel), "directory");
+	ASSERT_OK(dp_load_table(&nl), "table");
+}
+
+/* Scout: ACK -> buffer (Alg. 2 l. 2-4), then reuse (Alg. 1 l. 11). */
+static void test_scout_ack(void)
+{
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+	char want[64];
+	uint16_t ev, ev2;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	dp_stats(skel, &s0);
+	ev = tx(DST1_6, 1000, 100);
+	ASSERT_EQ(ev, EV_D1, "sampled");
+	ASSERT_STREQ(buf_str(DST1_6), "", "send: buffer still empty (Alg. 1 caches nothing)");
+	ASSERT_EQ(pending(DST1_6), 1, "one pending");
+	rx(DST1_6, 1100, 0, NULL, 0);
+	snprintf(want, sizeof(want), "%04x:0/0", EV_D1);
+	ASSERT_STREQ(buf_str(DST1_6), want, "ACK: EV buffered");
+	ASSERT_EQ(pending(DST1_6), 0, "acked");
+	ev2 = tx(DST1_6, 1100, 100);
+	ASSERT_EQ(ev2, EV_D1, "reused");
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 1, "fb_ack");
+	ASSERT_EQ(d.in_acks, 1, "in_acks");
+	ASSERT_EQ(d.dec_sample, 1, "one sample");
+	ASSERT_EQ(d.dec_use_ev, 1, "then the buffer");
+	ASSERT_OK(flow(DST1_6, &f), "flow");
+	ASSERT_EQ(f.snd_una, 1100, "snd_una");
+	ASSERT_EQ(f.snd_nxt, 1200, "snd_nxt");
+	/* a duplicate ACK acknowledges nothing new */
+	dp_stats(skel, &s0);
+	rx(DST1_6, 1100, 0, NULL, 0);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 0, "dup ACK: no feedback");
+}
+
+/* Scout ECN: counts per buffered EV, evicts past ecn_threshold (Alg. 2 l. 5-10). */
+static void test_scout_ecn(void)
+{
+	struct spritz_stats s0, d;
+	char want[64];
+	uint32_t seq = 1000;
+	int i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	ASSERT_OK(knob_set("ecn_threshold", 3), "ecn_threshold 3");
+	tx(DST1_6, seq, 100);
+	seq += 100;
+	rx(DST1_6, seq, 0, NULL, 0);
+	dp_stats(skel, &s0);
+	for (i = 1; i <= 4; i++) {
+		tx(DST1_6, seq, 100);
+		seq += 100;
+		rx(DST1_6, seq, 1, NULL, 0);
+		if (i <= 3)
+			snprintf(want, sizeof(want), "%04x:0/%d", EV_D1, i);
+		else
+			want[0] = 0;
+		ASSERT_STREQ(buf_str(DST1_6), want, i <= 3 ? "ECE: counted" : "ECE: evicted");
+	}
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ecn, 4, "fb_ecn");
+	ASSERT_EQ(d.evictions, 1, "one eviction");
+	ASSERT_OK(knob_set("ecn_threshold", SPRITZ_DEF_ECN_THRESHOLD), "restore");
+}
+
+/* One cumulative ACK covers several sends: one feedback each. */
+static void test_cumulative(void)
+{
+	struct spritz_stats s0, d;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("spray");
+	dp_stats(skel, &s0);
+	tx(DST2_6, 1000, 100);
+	tx(DST2_6, 1100, 100);
+	tx(DST2_6, 1200, 100);
+	ASSERT_EQ(pending(DST2_6), 3, "three pending");
+	rx(DST2_6, 1200, 0, NULL, 0); /* covers the first two */
+	ASSERT_EQ(pending(DST2_6), 1, "one left");
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 2, "two ACK feedbacks");
+	{
+		struct spritz_flow f;
+
+		ASSERT_OK(flow(DST2_6, &f), "flow");
+		ASSERT_EQ(f.lb.len, 2, "Spray: both EVs queued (Alg. 3 l. 2-4)");
+	}
+	/* Spray: each queued EV is used once */
+	dp_stats(skel, &s0);
+	tx(DST2_6, 1300, 100);
+	tx(DST2_6, 1400, 100);
+	tx(DST2_6, 1500, 100);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.dec_use_ev, 2, "two from the buffer");
+	ASSERT_EQ(d.dec_sample, 1, "then a sample");
+	ASSERT_STREQ(buf_str(DST2_6), "", "buffer consumed");
+}
+
+/* SACK blocks acknowledge exactly the sends they cover. */
+static void test_sack(void)
+{
+	uint32_t blk[4] = { 1100, 1200, 1300, 1400 };
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	dp_stats(skel, &s0);
+	tx(DST2_6, 1000, 100);
+	tx(DST2_6, 1100, 100);
+	tx(DST2_6, 1200, 100);
+	tx(DST2_6, 1300, 100);
+	rx(DST2_6, 1000, 0, blk, 2);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.in_sack_blocks, 2, "two SACK blocks parsed");
+	ASSERT_EQ(d.fb_ack, 2, "two sends SACKed");
+	ASSERT_OK(flow(DST2_6, &f), "flow");
+	ASSERT_EQ(f.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
+	ASSERT_EQ(f.ring[1].state, SPRITZ_IF_FREE, "sacked");
+	ASSERT_EQ(f.ring[2].state, SPRITZ_IF_PENDING, "hole stays pending");
+	ASSERT_EQ(f.ring[3].state, SPRITZ_IF_FREE, "sacked");
+	ASSERT_GE(f.lb.len, 1, "sacked EVs buffered");
+	/* SACK with ECE marks */
+	dp_stats(skel, &s0);
+	blk[0] = 1200;
+	blk[1] = 1300;
+	rx(DST2_6, 1000, 1, blk, 1);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ecn, 1, "SACK + ECE -> ECN");
+}
+
+/* Sent again before timeout_us: NACK (Alg. 2 l. 11-14). */
+static void test_retrans_nack(void)
+{
+	struct spritz_stats s0, d;
+	char want[64];
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	tx(DST1_6, 1000, 100);
+	rx(DST1_6, 1100, 0, NULL, 0);
+	snprintf(want, sizeof(want), "%04x:0/0", EV_D1);
+	ASSERT_STREQ(buf_str(DST1_6), want, "buffered");
+	dp_stats(skel, &s0);
+	tx(DST1_6, 1100, 100);
+	tx(DST1_6, 1100, 100); /* retransmission */
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.eg_retrans, 1, "retransmission seen");
+	ASSERT_EQ(d.fb_nack, 1, "NACK");
+	ASSERT_EQ(d.fb_timeout, 0, "no timeout");
+	ASSERT_EQ(d.path_disables, 0, "path kept");
+	ASSERT_STREQ(buf_str(DST1_6), "", "NACK: evicted");
+}
+
+static uint32_t path_disabled_ms(uint32_t dst, uint16_t ev)
+{
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+	const struct spritz_nl_path *p;
+	uint32_t ms = 0;
+
+	if (dump_table(nl, &c))
+		return 0;
+	d = dump_dest(&c, dst);
+	p = d ? find_ev(d, ev) : NULL;
+	if (p)
+		ms = p->disabled_ms;
+	dump_copy_free(&c);
+	return ms;
+}
+
+/* Sent again after timeout_us: TIMEOUT, the path is disabled in spritz.ko. */
+static void test_retrans_timeout(void)
+{
+	struct spritz_stats s0, d;
+	uint16_t ev;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
+		return;
+	start("scout");
+	ev = tx(DST2_6, 1000, 100);
+	ASSERT_EQ(path_disabled_ms(2, ev), 0, "path enabled");
+	skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
+	dp_stats(skel, &s0);
+	tx(DST2_6, 1000, 100);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_timeout, 1, "TIMEOUT");
+	ASSERT_EQ(d.path_disables, 1, "bpf_spritz_path_timeout()");
+	ASSERT_GT(path_disabled_ms(2, ev), 0, "module: path disabled");
+	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
+}
+
+/*
+ * Never acknowledged within timeout_us: TIMEOUT when a later ACK comes.
+ * Switch 2: spritz.ko keeps the last enabled path of a list enabled.
+ */
+static void test_ack_timeout(void)
+{
+	struct spritz_stats s0, d;
+	uint16_t ev;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	tx(DST2_6, 1000, 100);
+	ev = tx(DST2_6, 1100, 100);
+	skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
+	dp_stats(skel, &s0);
+	rx(DST2_6, 1100, 0, NULL, 0); /* only the first */
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 1, "first acked");
+	ASSERT_EQ(d.fb_timeout, 1, "second timed out");
+	ASSERT_EQ(d.path_disables, 1, "path disabled");
+	ASSERT_GT(path_disabled_ms(2, ev), 0, "module: path disabled");
+	ASSERT_EQ(pending(DST2_6), 0, "nothing pending");
+	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
+}
+
+/* ECN rate above min_bias_ecn_pct: samples ask for minimal-bias picks. */
+static void test_min_bias(void)
+{
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+	uint32_t seq = 1000;
+	int i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	ASSERT_OK(knob_set("min_bias_ecn_pct", 50), "min_bias_ecn_pct 50");
+	ASSERT_OK(knob_set("small_flow_bytes", 0), "no small-flow flag");
+	for (i = 0; i < 16; i++) {
+		tx(DST2_6, seq, 100);
+		seq += 100;
+		rx(DST2_6, seq, 1, NULL, 0);
+	}
+	ASSERT_OK(flow(DST2_6, &f), "flow");
+	ASSERT_TRUE(f.lb.flags & SPRITZ_LB_F_MIN_BIAS, "min-bias mode");
+	ASSERT_GT(spritz_lb_ecn_rate_pct(&f.lb), 50, "ECN rate");
+	dp_stats(skel, &s0);
+	for (i = 0; i < 4; i++) {
+		tx(DST2_6, seq, 100);
+		seq += 100;
+	}
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.pick_min_bias, d.dec_sample, "every sample min-biased");
+	ASSERT_OK(knob_set("min_bias_ecn_pct", SPRITZ_DEF_MIN_BIAS_ECN_PCT), "restore");
+	ASSERT_OK(knob_set("small_flow_bytes", SPRITZ_DEF_SMALL_FLOW_BYTES), "restore");
+}
+
+/* Flicr: ECN on the current path re-picks; ECMP and OPS ignore feedback. */
+static void test_flicr_ecmp_ops(void)
+{
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("flicr");
+	ASSERT_OK(knob_set("flowlet_gap_us", 10000000), "gap 10 s");
+	tx(DST2_6, 1000, 100);
+	rx(DST2_6, 1100, 1, NULL, 0);
+	ASSERT_OK(flow(DST2_6, &f), "flow");
+	ASSERT_TRUE(f.lb.flags & SPRITZ_LB_F_REPICK, "flicr: repick flagged");
+	dp_stats(skel, &s0);
+	tx(DST2_6, 1100, 100);
+	tx(DST2_6, 1200, 100);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.dec_sample, 1, "flicr: re-picked once");
+	ASSERT_OK(knob_set("flowlet_gap_us", SPRITZ_DEF_FLOWLET_GAP_US), "restore");
+
+	start("ecmp");
+	tx(DST2_6, 1000, 100);
+	rx(DST2_6, 1100, 1, NULL, 0);
+	dp_stats(skel, &s0);
+	tx(DST2_6, 1100, 100);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.dec_use_ev, 1, "ecmp: same path after ECN");
+	ASSERT_STREQ(buf_str(DST2_6), "", "ecmp: no buffer");
+
+	start("ops");
+	tx(DST2_6, 1000, 100);
+	rx(DST2_6, 1100, 0, NULL, 0);
+	ASSERT_STREQ(buf_str(DST2_6), "", "ops: no buffer");
+	ASSERT_OK(knob_set_str("algorithm", "scout"), "scout");
+}
+
+/* Ingress packets that are not ACKs of a managed flow: untouched, counted. */
+static void test_unmanaged(void)
+{
+	struct spritz_stats s0, d;
+	struct spec specs[] = {
+		{ .src = UNKNOWN6, .dst = LOCAL6, .sport = DPORT, .dport = SPORT, .flags = 0x10 },
+		{ .src = DST1_6, .dst = LOCAL6, .sport = DPORT, .dport = SPORT, .flags = 0x02 },
+		{ .v4 = 1, .src = DST1_4, .dst = LOCAL4, .flags = 0x10 },
+		{ .proto = 17, .src = DST1_6, .dst = LOCAL6 },
+		{ .proto = 58, .src = DST1_6, .dst = LOCAL6 },
+	};
+	struct pkt p, o;
+	uint32_t ret;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	tx(DST1_6, 1000, 100);
+	dp_stats(skel, &s0);
+	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		pkt_build(&p, &specs[i]);
+		ASSERT_OK(dp_run(in, &p, &o, &ret, 0), "run");
+		ASSERT_MEMEQ(o.b, p.b, p.len, "identical");
+	}
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.in_unmanaged, sizeof(specs) / sizeof(specs[0]), "all unmanaged");
+	ASSERT_EQ(d.fb_ack + d.fb_ecn + d.fb_nack + d.fb_timeout, 0, "no feedback");
+	ASSERT_EQ(pending(DST1_6), 1, "send still pending");
+}
+
+static void test_destroy(void)
+{
+	spritz__destroy(skel);
+	skel = NULL;
+	if (nl) {
+		spritz_nl_flush(nl, NULL, 0);
+		spritz_nl_close(nl);
+		nl = NULL;
+	}
+}
+
+static const struct test_case tests[] = {
+	{ "load", test_load },
+	{ "scout_ack", test_scout_ack },
+	{ "scout_ecn", test_scout_ecn },
+	{ "cumulative_spray", test_cumulative },
+	{ "sack", test_sack },
+	{ "retrans_nack", test_retrans_nack },
+	{ "retrans_timeout", test_retrans_timeout },
+	{ "ack_timeout", test_ack_timeout },
+	{ "min_bias", test_min_bias },
+	{ "flicr_ecmp_ops", test_flicr_ecmp_ops },
+	{ "unmanaged", test_unmanaged },
+	{ "destroy", test_destroy },
+};
+
+TEST_MAIN(tests)
