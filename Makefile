@@ -122,7 +122,7 @@ $(OUT)/lab/%: lab/%.c $(LIBSPRITZ) $(BPF_SKELS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
 
-$(OUT)/selftests/user/%: selftests/user/%.c $(LIBSPRITZ) selftests/lib/test.h
+$(OUT)/selftests/user/%: selftests/user/%.c $(LIBSPRITZ) selftests/lib/test.h $(wildcard selftests/user/*.h)
 	$(msg) CC $<
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)

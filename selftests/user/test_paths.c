@@ -11,23 +11,13 @@
 
 #include "paths.h"
 #include "test.h"
+#include "topo_util.h"
 
 #define SEQ_MAX (SPRITZ_PATH_MAX_HOPS + 2)
 
 struct seq {
 	int sw[SEQ_MAX];
 };
-
-static struct spritz_topo *load(const char *spec)
-{
-	struct spritz_topo *t = NULL;
-	char err[256] = "";
-	int ret = spritz_topo_parse(spec, &t, err, sizeof(err));
-
-	if (!ASSERT_OK(ret, spec))
-		printf("# %s\n", err);
-	return ret ? NULL : t;
-}
 
 static int cmp_seq(const void *a, const void *b)
 {

@@ -9,17 +9,7 @@
 
 #include "test.h"
 #include "topo.h"
-
-static struct spritz_topo *load(const char *spec)
-{
-	struct spritz_topo *t = NULL;
-	char err[256] = "";
-	int ret = spritz_topo_parse(spec, &t, err, sizeof(err));
-
-	if (!ASSERT_OK(ret, spec))
-		printf("# %s\n", err);
-	return ret ? NULL : t;
-}
+#include "topo_util.h"
 
 /* Every switch: a-1 local ports in ascending id, then h global ports. */
 static void test_df_degrees(void)
