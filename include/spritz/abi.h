@@ -50,6 +50,19 @@
  */
 #define SPRITZ_MAX_NET_PORTS 255
 
+/*
+ * EV carriers.  IPv6 TCP: the flow label holds the EV (label bits 0-15,
+ * bits 16-19 zero).  UDP to a carrier port (VXLAN, Geneve, RoCEv2, UET by
+ * default): the UDP source port is the EV.  Hosts write it, switches read it.
+ */
+#define SPRITZ_UDP_PORT_VXLAN 4789
+#define SPRITZ_UDP_PORT_GENEVE 6081
+#define SPRITZ_UDP_PORT_ROCEV2 4791
+#define SPRITZ_UDP_PORT_UET 4793
+#define SPRITZ_UDP_DEFAULT_CARRIER(port)                                        \
+	((port) == SPRITZ_UDP_PORT_VXLAN || (port) == SPRITZ_UDP_PORT_GENEVE || \
+	 (port) == SPRITZ_UDP_PORT_ROCEV2 || (port) == SPRITZ_UDP_PORT_UET)
+
 /* Paper §III-C: an EV entry is 16 bits of EV plus 8 bits of metadata. */
 #define SPRITZ_EV_ENTRY_BYTES 3
 

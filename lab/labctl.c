@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * labctl: the lab fabric's helper (Documentation/lab.rst).  lab/fabric
+ * drives it; the tests call it directly.
+ *
+ *	labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US]
+ *	labctl load TOPO [--mode MODE] [--trace]
+ *	labctl mode MODE
+ *	labctl fail TOPO (S:I ... | --fraction F [--seed N]) [--blackhole|--down|--clear]
+ *	labctl counters [--reset]
+ *	labctl send --from S:K --to D:K --ev EV [--count N] [--proto P] [--v4]
+ *	            [--hop H] [--payload BYTES] [--dev eth0] [--no-reply]
+ *
+ * plan prints the lab plan (lib swtables.h) as lines for a shell:
+ *	switch S NS
+ *	host S K NS IFINDEX MAC ADDR6 ADDR4 SWDEV SWIFINDEX SWMAC
+ *	link S I N J TYPE DEV_S IFI_S MAC_S DEV_N IFI_N MAC_N
+ *	qdisc RATE_MBIT DELAY_LOCAL_US DELAY_GLOBAL_US LIMIT MIN MAX BURST
+ * load loads bpf/spritz_switch.bpf.o, fills its maps from TOPO, pins them
+ * under SPRITZ_SW_PIN_DIR and attaches the program at tc ingress of every
+ * switch port in the namespaces sw<S>, then exits (the tc filters hold the
+ * program).  counters prints JSON.  send writes raw frames on a host's
+ * device (run it in the host's namespace): an EV-carrying packet from the
+ * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
+ * the receiver), udp (flow label EV, port 9), udp-carrier (UDP to 4791,
+ * source port EV), tcp-ack (no payload), tcp-data.  --no-reply uses a
+ * source address outside the plan (switch 0xffff) so that whatever the
+ * receiver answers (ICMP errors, RSTs) dies at its own switch.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <linux/if_packet.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <jansson.h>
+
+#include <spritz/switch.h>
+
+#include "spritz_switch.skel.h"
+#include "swtables.h"
+#include "topo.h"
+
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("labctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static struct spritz_topo *load_topo(const char *spec)
+{
+	struct spritz_topo *t;
+	char err[512] = "";
+
+	if (spritz_topo_parse(spec, &t, err, sizeof(err)))
+		die("bad topology \"%s\": %s", spec, err);
+	if (spritz_lab_check(t, err, sizeof(err)))
+		die("%s: %s", spec, err);
+	return t;
+}
+
+static int pinned(const char *name)
+{
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", SPRITZ_SW_PIN_DIR, name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		die("cannot open %s: %s (is the lab loaded?)", path, strerror(errno));
+	return fd;
+}
+
+static void fmt_mac(const uint8_t *m, char *buf)
+{
+	sprintf(buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+/* ------------------------------------------------------------------ plan */
+
+static int cmd_plan(int argc, char **argv)
+{
+	double rate = 20, dl = 100, dg = 1000;
+	struct spritz_topo *t;
+	int s, i, k, c;
+	static const struct option opts[] = {
+		{ "rate", required_argument, NULL, 'r' },
+		{ "delay-local", required_argument, NULL, 'l' },
+		{ "delay-global", required_argument, NULL, 'g' },
+		{}
+	};
+	double ser_us, rtt_us, bdp;
+	long limit, min, max, burst;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': rate = atof(optarg); break;
+		case 'l': dl = atof(optarg); break;
+		case 'g': dg = atof(optarg); break;
+		default: return 2;
+		}
+	}
+	if (optind != argc - 1 || rate <= 0 || dl < 0 || dg < 0)
+		die("usage: labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US]");
+	t = load_topo(argv[optind]);
+	for (s = 0; s < t->nsw; s++)
+		printf("switch %d sw%d\n", s, s);
+	for (s = 0; s < t->nsw; s++)
+		for (k = 0; k < t->hosts[s]; k++) {
+			uint8_t m[6], a6[16], a4[4];
+			char mac[20], smac[20], s6[64], s4[20];
+
+			spritz_lab_mac(SPRITZ_LAB_MAC_HOST, s, k, m);
+			fmt_mac(m, mac);
+			spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, s, SPRITZ_SW_HOST_SLOT0 + k, m);
+			fmt_mac(m, smac);
+			spritz_lab_addr6(s, k, a6);
+			spritz_lab_addr4(s, k, a4);
+			inet_ntop(AF_INET6, a6, s6, sizeof(s6));
+			inet_ntop(AF_INET, a4, s4, sizeof(s4));
+			printf("host %d %d h%d-%d %d %s %s %s h%d %d %s\n", s, k, s, k,
+			       spritz_lab_host_ifindex(s, k), mac, s6, s4, k,
+			       spritz_lab_ifindex(s, SPRITZ_SW_HOST_SLOT0 + k), smac);
+		}
+	for (s = 0; s < t->nsw; s++)
+		for (i = 0; i < spritz_topo_degree(t, s); i++) {
+			int n = spritz_topo_port_nbr(t, s, i), j = spritz_topo_port_of(t, n, s);
+			uint8_t m[6];
+			char ma[20], mb[20];
+
+			if (n < s)
+				continue; /* each link once */
+			spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, s, i, m);
+			fmt_mac(m, ma);
+			spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, n, j, m);
+			fmt_mac(m, mb);
+			printf("link %d %d %d %d %s p%d %d %s p%d %d %s\n", s, i, n, j,
+			       spritz_topo_port_type(t, s, i) == SPRITZ_LINK_GLOBAL ? "global"
+										: "local",
+			       i, spritz_lab_ifindex(s, i), ma, j, spritz_lab_ifindex(n, j), mb);
+		}
+	/*
+	 * Queue: one BDP (Table II), RED marking between 0.2 and 0.8 of it.
+	 * RTT: twice the longest minimal path (host link, diameter network
+	 * hops with global delay, host link) at one 1500-byte packet per hop.
+	 */
+	ser_us = 1500 * 8 / rate;
+	rtt_us = 2 * ((t->diameter + 2) * ser_us + 2 * dl + t->diameter * dg);
+	bdp = rate * rtt_us / 8; /* bytes: Mbit/s * us / 8 */
+	limit = bdp < 15000 ? 15000 : (long)bdp;
+	min = limit / 5;
+	max = limit * 4 / 5;
+	burst = (2 * min + max) / (3 * 1500) + 1;
+	printf("qdisc %g %g %g %ld %ld %ld %ld\n", rate, dl, dg, limit, min, max, burst);
+	spritz_topo_free(t);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ load */
+
+static int attach_ns(int s, const int *ifindexes, int n, int prog_fd)
+{
+	char path[64];
+	int fd, i, err;
+
+	snprintf(path, sizeof(path), "/run/netns/sw%d", s);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("cannot open %s: %s (is the fabric up?)", path, strerror(errno));
+	if (setns(fd, CLONE_NEWNET))
+		die("setns %s: %s", path, strerror(errno));
+	close(fd);
+	for (i = 0; i < n; i++) {
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindexes[i],
+			    .attach_point = BPF_TC_INGRESS);
+		LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd, .handle = 1, .priority = 1);
+
+		err = bpf_tc_hook_create(&hook);
+		if (err && err != -EEXIST)
+			die("sw%d: clsact on ifindex %d: %s", s, ifindexes[i], strerror(-err));
+		err = bpf_tc_attach(&hook, &opts);
+		if (err)
+			die("sw%d: attach on ifindex %d: %s", s, ifindexes[i], strerror(-err));
+	}
+	return 0;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "trace", no_argument, NULL, 't' },
+		{}
+	};
+	int mode = SPRITZ_SW_MODE_SPRITZ, c, s, i, k, n, self;
+	uint32_t flags = 0;
+	struct spritz_switch *skel;
+	struct spritz_sw_fds fds;
+	struct spritz_topo *t;
+	int ifs[SPRITZ_SW_MAX_SLOTS];
+	char err[512] = "";
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			mode = spritz_sw_mode_parse(optarg);
+			if (mode < 0)
+				die("unknown mode %s (spritz, minimal, valiant, ecmp)", optarg);
+			break;
+		case 't': flags |= SPRITZ_SW_F_TRACE; break;
+		default: return 2;
+		}
+	}
+	if (optind != argc - 1)
+		die("usage: labctl load TOPO [--mode MODE] [--trace]");
+	t = load_topo(argv[optind]);
+	skel = spritz_switch__open_and_load();
+	if (!skel)
+		die("cannot load the switch pipeline: %s", strerror(errno));
+	fds.cfg = bpf_map__fd(skel->maps.sw_cfg);
+	fds.info = bpf_map__fd(skel->maps.sw_info);
+	fds.ports = bpf_map__fd(skel->maps.sw_ports);
+	fds.ingress = bpf_map__fd(skel->maps.sw_ingress);
+	fds.routes = bpf_map__fd(skel->maps.sw_routes);
+	fds.dir = bpf_map__fd(skel->maps.sw_dir);
+	if (spritz_sw_fill(t, &fds, mode, flags, err, sizeof(err)))
+		die("%s", err);
+	if (bpf_object__pin_maps(skel->obj, SPRITZ_SW_PIN_DIR))
+		die("cannot pin maps under %s: %s", SPRITZ_SW_PIN_DIR, strerror(errno));
+	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (self < 0)
+		die("open /proc/self/ns/net: %s", strerror(errno));
+	for (s = 0; s < t->nsw; s++) {
+		n = 0;
+		for (i = 0; i < spritz_topo_degree(t, s); i++)
+			ifs[n++] = spritz_lab_ifindex(s, i);
+		for (k = 0; k < t->hosts[s]; k++)
+			ifs[n++] = spritz_lab_ifindex(s, SPRITZ_SW_HOST_SLOT0 + k);
+		attach_ns(s, ifs, n, bpf_program__fd(skel->progs.spritz_switch));
+	}
+	if (setns(self, CLONE_NEWNET))
+		die("setns back: %s", strerror(errno));
+	printf("labctl: %s: %d switches, mode %s, maps in %s\n", t->name, t->nsw,
+	       spritz_sw_mode_name(mode), SPRITZ_SW_PIN_DIR);
+	spritz_switch__destroy(skel); /* tc filters and pins keep it alive */
+	spritz_topo_free(t);
+	return 0;
+}
+
+/* ------------------------------------------------------------ mode, fail */
+
+static int cmd_mode(int argc, char **argv)
+{
+	struct spritz_sw_cfg cfg;
+	uint32_t zero = 0;
+	int fd, mode;
+
+	if (argc != 2 || (mode = spritz_sw_mode_parse(argv[1])) < 0)
+		die("usage: labctl mode spritz|minimal|valiant|ecmp");
+	fd = pinned("sw_cfg");
+	if (bpf_map_lookup_elem(fd, &zero, &cfg))
+		die("sw_cfg: %s", strerror(errno));
+	cfg.mode = mode;
+	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
+		die("sw_cfg: %s", strerror(errno));
+	return 0;
+}
+
+static int cmd_fail(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "fraction", required_argument, NULL, 'f' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "blackhole", no_argument, NULL, 'b' },
+		{ "down", no_argument, NULL, 'd' },
+		{ "clear", no_argument, NULL, 'c' },
+		{}
+	};
+	uint8_t set = SPRITZ_SW_PORT_BLACKHOLE,
+		clr = SPRITZ_SW_PORT_BLACKHOLE | SPRITZ_SW_PORT_DOWN;
+	double frac = -1;
+	unsigned int seed = 1;
+	struct spritz_topo *t;
+	int c, fd, s, i, a, err;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': frac = atof(optarg); break;
+		case 's': seed = strtoul(optarg, NULL, 0); break;
+		case 'b': set = SPRITZ_SW_PORT_BLACKHOLE; break;
+		case 'd': set = SPRITZ_SW_PORT_DOWN; break;
+		case 'c': set = 0; break;
+		default: return 2;
+		}
+	}
+	if (optind >= argc)
+		die("usage: labctl fail TOPO (S:I ... | --fraction F [--seed N]) "
+		    "[--blackhole|--down|--clear]");
+	t = load_topo(argv[optind++]);
+	fd = pinned("sw_ports");
+	if (frac >= 0) {
+		/* Each link (s < n) independently; print the ones failed. */
+		srandom(seed);
+		for (s = 0; s < t->nsw; s++)
+			for (i = 0; i < spritz_topo_degree(t, s); i++) {
+				int n = spritz_topo_port_nbr(t, s, i);
+
+				if (n < s || random() >= frac * ((double)RAND_MAX + 1))
+					continue;
+				err = spritz_sw_link_flags(t, fd, s, i, set, clr);
+				if (err)
+					die("link %d:%d: %s", s, i, strerror(-err));
+				printf("%d %d %d %d\n", s, i, n, spritz_topo_port_of(t, n, s));
+			}
+	}
+	for (a = optind; a < argc; a++) {
+		int n;
+
+		if (sscanf(argv[a], "%d:%d", &s, &i) != 2)
+			die("bad link \"%s\": expected SWITCH:PORT", argv[a]);
+		err = spritz_sw_link_flags(t, fd, s, i, set, clr);
+		if (err)
+			die("link %s: %s", argv[a], strerror(-err));
+		n = spritz_topo_port_nbr(t, s, i);
+		printf("%d %d %d %d\n", s, i, n, spritz_topo_port_of(t, n, s));
+	}
+	spritz_topo_free(t);
+	return 0;
+}
+
+/* -------------------------------------------------------------- counters */
+
+static const char *const drop_names[SPRITZ_SW_DROP_MAX] = {
+	"not_ip", "malformed", "no_route", "hop_limit", "blackhole", "down", "no_port",
+};
+
+static int cmd_counters(int argc, char **argv)
+{
+	int ncpu = libbpf_num_possible_cpus(), txfd, dfd, pfd, cpu;
+	bool reset = argc == 2 && !strcmp(argv[1], "--reset");
+	struct spritz_sw_ctr *v;
+	json_t *jtx, *jdrops, *root;
+	uint64_t *dv;
+	uint32_t key;
+
+	if (argc > 2 || (argc == 2 && !reset))
+		die("usage: labctl counters [--reset]");
+	txfd = pinned("sw_tx");
+	dfd = pinned("sw_drops");
+	pfd = pinned("sw_ports");
+	v = calloc(ncpu, sizeof(*v));
+	dv = calloc(ncpu, sizeof(*dv));
+	if (!v || !dv)
+		die("out of memory");
+	if (reset) {
+		for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_MAX_SLOTS; key++)
+			bpf_map_update_elem(txfd, &key, v, BPF_ANY);
+		for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_DROP_MAX; key++)
+			bpf_map_update_elem(dfd, &key, dv, BPF_ANY);
+		return 0;
+	}
+	jtx = json_array();
+	jdrops = json_array();
+	for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_MAX_SLOTS; key++) {
+		struct spritz_sw_port p = {};
+		uint64_t pk = 0, by = 0;
+
+		if (bpf_map_lookup_elem(txfd, &key, v))
+			die("sw_tx: %s", strerror(errno));
+		for (cpu = 0; cpu < ncpu; cpu++)
+			pk += v[cpu].packets, by += v[cpu].bytes;
+		if (!pk)
+			continue;
+		bpf_map_lookup_elem(pfd, &key, &p);
+		{
+			json_t *o = json_object();
+
+			json_object_set_new(o, "sw", json_integer(key / SPRITZ_SW_MAX_SLOTS));
+			json_object_set_new(o, "slot", json_integer(key % SPRITZ_SW_MAX_SLOTS));
+			json_object_set_new(o, "type",
+					    json_string(p.type == SPRITZ_SW_LINK_HOST     ? "host"
+							: p.type == SPRITZ_SW_LINK_GLOBAL ? "global"
+											  : "local"));
+			json_object_set_new(o, "peer", json_integer(p.peer));
+			json_object_set_new(o, "packets", json_integer(pk));
+			json_object_set_new(o, "bytes", json_integer(by));
+			json_array_append_new(jtx, o);
+		}
+	}
+	for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_DROP_MAX; key++) {
+		uint64_t n = 0;
+
+		if (bpf_map_lookup_elem(dfd, &key, dv))
+			die("sw_drops: %s", strerror(errno));
+		for (cpu = 0; cpu < ncpu; cpu++)
+			n += dv[cpu];
+		if (n) {
+			json_t *o = json_object();
+
+			json_object_set_new(o, "sw", json_integer(key / SPRITZ_SW_DROP_MAX));
+			json_object_set_new(o, "reason",
+					    json_string(drop_names[key % SPRITZ_SW_DROP_MAX]));
+			json_object_set_new(o, "packets", json_integer(n));
+			json_array_append_new(jdrops, o);
+		}
+	}
+	root = json_pack("{s:o,s:o}", "tx", jtx, "drops", jdrops);
+	json_dumpf(root, stdout, JSON_COMPACT);
+	putchar('\n');
+	json_decref(root);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ send */
+
+static uint32_t csum_add(uint32_t s, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i += 2)
+		s += (uint32_t)p[i] << 8 | p[i + 1];
+	if (n & 1)
+		s += (uint32_t)p[n - 1] << 8;
+	return s;
+}
+
+static uint16_t csum_fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+static int cmd_send(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "ev", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "proto", required_argument, NULL, 'p' },
+		{ "v4", no_argument, NULL, '4' },
+		{ "hop", required_argument, NULL, 'h' },
+		{ "payload", required_argument, NULL, 'P' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "no-reply", no_argument, NULL, 'R' },
+		{}
+	};
+	int noreply = 0, ss = -1, sk = 0, ds = -1, dk = 0, count = 1, v4 = 0, hop = SPRITZ_SW_HOP_INIT;
+	int paylen = 64, c, fd, i, l4hl, l4len;
+	const char *proto = "icmp6", *dev = "eth0";
+	uint8_t b[1600] = {}, *l3 = b + 14, *l4, l4p;
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	long ev = -1;
+	uint32_t s;
+	size_t len;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': if (sscanf(optarg, "%d:%d", &ss, &sk) < 1) return 2; break;
+		case 't': if (sscanf(optarg, "%d:%d", &ds, &dk) < 1) return 2; break;
+		case 'e': ev = strtol(optarg, NULL, 0); break;
+		case 'n': count = atoi(optarg); break;
+		case 'p': proto = optarg; break;
+		case '4': v4 = 1; break;
+		case 'h': hop = atoi(optarg); break;
+		case 'P': paylen = atoi(optarg); break;
+		case 'd': dev = optarg; break;
+		case 'R': noreply = 1; break;
+		default: return 2;
+		}
+	}
+	if (ss < 0 || ds < 0 || ev < 0 || ev > 0xffff || paylen < 0 || paylen > 1400)
+		die("usage: labctl send --from S:K --to D:K --ev EV [--count N] [--proto "
+		    "icmp6|udp|udp-carrier|tcp-ack|tcp-data] [--v4] [--hop H] [--payload B] "
+		    "[--no-reply]");
+	if (!strcmp(proto, "tcp-ack"))
+		paylen = 0;
+	if (!strcmp(proto, "icmp6"))
+		l4p = v4 ? 1 : 58, l4hl = 8;
+	else if (!strncmp(proto, "udp", 3))
+		l4p = 17, l4hl = 8;
+	else if (!strncmp(proto, "tcp", 3))
+		l4p = 6, l4hl = 20;
+	else
+		die("unknown --proto %s", proto);
+	l4len = l4hl + paylen;
+
+	spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, ss, SPRITZ_SW_HOST_SLOT0 + sk, b);
+	spritz_lab_mac(SPRITZ_LAB_MAC_HOST, ss, sk, b + 6);
+	if (!v4) {
+		uint32_t fl = !strcmp(proto, "udp-carrier") ? 0 : (uint32_t)ev;
+
+		b[12] = 0x86, b[13] = 0xdd;
+		l3[0] = 0x60;
+		l3[1] = (fl >> 16) & 0x0f, l3[2] = fl >> 8, l3[3] = fl;
+		l3[4] = l4len >> 8, l3[5] = l4len;
+		l3[6] = l4p;
+		l3[7] = hop;
+		spritz_lab_addr6(noreply ? 0xffff : ss, sk, l3 + 8);
+		spritz_lab_addr6(ds, dk, l3 + 24);
+		l4 = l3 + 40;
+		/* pseudo-header */
+		s = csum_add(0, l3 + 8, 32) + l4len + l4p;
+	} else {
+		b[12] = 0x08, b[13] = 0x00;
+		l3[0] = 0x45;
+		l3[2] = (20 + l4len) >> 8, l3[3] = 20 + l4len;
+		l3[8] = hop;
+		l3[9] = l4p;
+		spritz_lab_addr4(noreply ? 0xffff : ss, sk, l3 + 12);
+		spritz_lab_addr4(ds, dk, l3 + 16);
+		s = csum_fold(csum_add(0, l3, 20));
+		l3[10] = s >> 8, l3[11] = s;
+		l4 = l3 + 20;
+		s = csum_add(0, l3 + 12, 8) + l4len + l4p;
+	}
+	if (l4p == 6 || l4p == 17) {
+		uint16_t sport = !strcmp(proto, "udp-carrier") ? (uint16_t)ev : 40000;
+		uint16_t dport = !strcmp(proto, "udp-carrier") ? SPRITZ_UDP_PORT_ROCEV2 : 9;
+
+		l4[0] = sport >> 8, l4[1] = sport;
+		l4[2] = dport >> 8, l4[3] = dport;
+	}
+	if (l4p == 6) {
+		l4[4] = 0, l4[7] = 1;	/* seq 1 */
+		l4[12] = 5 << 4;
+		l4[13] = 0x10;		/* ACK */
+		l4[14] = 0xff;		/* window */
+	} else if (l4p == 17) {
+		l4[4] = l4len >> 8, l4[5] = l4len;
+	} else {
+		l4[0] = v4 ? 0 : 129;	/* echo reply */
+		if (v4)
+			s = 0;		/* ICMPv4: no pseudo-header */
+	}
+	for (i = 0; i < paylen; i++)
+		l4[l4hl + i] = 'a' + i % 26;
+	s = csum_fold(csum_add(s, l4, l4len));
+	if (l4p == 17 && !s)
+		s = 0xffff;
+	l4[l4p == 6 ? 16 : l4p == 17 ? 6 : 2] = s >> 8;
+	l4[l4p == 6 ? 17 : l4p == 17 ? 7 : 3] = s;
+	len = (size_t)(l4 - b) + l4len;
+
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("socket(AF_PACKET): %s", strerror(errno));
+	sll.sll_ifindex = if_nametoindex(dev);
+	sll.sll_halen = 6;
+	memcpy(sll.sll_addr, b, 6);
+	if (!sll.sll_ifindex)
+		die("no device %s", dev);
+	for (i = 0; i < count; i++)
+		if (sendto(fd, b, len, 0, (struct sockaddr *)&sll, sizeof(sll)) != (ssize_t)len)
+			die("sendto: %s", strerror(errno));
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{ "plan", cmd_plan },	    { "load", cmd_load }, { "mode", cmd_mode },
+		{ "fail", cmd_fail },	    { "counters", cmd_counters },
+		{ "send", cmd_send },
+	};
+	size_t i;
+
+	if (argc < 2)
+		die("usage: labctl plan|load|mode|fail|counters|send ... (lab/labctl.c)");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	die("unknown command %s", argv[1]);
+}

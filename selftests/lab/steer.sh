@@ -1,0 +1,199 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The switch pipeline in a real lab fabric (lab/fabric, Documentation/lab.rst):
+# Dragonfly p=1, a=2, h=1 (3 groups, 6 switches; both ECMP stages are used)
+# as namespaces and shaped veths.  For every (source, destination, EV) that
+# `spritzctl paths` lists, raw packets carrying the EV are sent from the
+# source host and the per-link counters must show exactly the links of the
+# listed switch sequence, plus the destination's host port - nothing else.
+# Then: UDP carriers (EV in the source port, IPv6 and IPv4), the minimal
+# baseline, a blackholed link (data dropped on that path only, pure ACKs
+# pass), a link taken down, and a real TCP transfer with ECN.
+# Needs root, veth, sch_htb, sch_red (guest suite).
+
+source "$(dirname "$0")/../lib/lib.sh"
+
+require_root
+modprobe -q veth 2>/dev/null
+ip link add spritz-probe0 type veth peer name spritz-probe1 2>/dev/null ||
+	{ echo "# SKIP: no veth"; exit $KSFT_SKIP; }
+ip link del spritz-probe0
+
+TOPO=dragonfly:p=1,a=2,h=1
+FABRIC=$SPRITZ_TOP/lab/fabric
+LABCTL=$SPRITZ_OUT/lab/labctl
+SPRITZCTL=$SPRITZ_OUT/spritzctl
+N=5	# packets per case
+
+"$FABRIC" down 2>/dev/null
+trap '"$FABRIC" down' EXIT
+if ! "$FABRIC" up "$TOPO" --rate 50 2>&1 | sed 's/^/# /'; then
+	echo "# fabric up failed"
+	exit $KSFT_FAIL
+fi
+
+# send S D EV [labctl send options]: N packets from host S:0 to D:0.
+send()
+{
+	local s=$1 d=$2 ev=$3
+	shift 3
+	ip netns exec "h$s-0" "$LABCTL" send --from "$s:0" --to "$d:0" --ev "$ev" --count $N \
+		--no-reply "$@"
+}
+
+# Links that sent packets, as sorted [sw, peer or -1 for the host, packets].
+links_used()
+{
+	"$LABCTL" counters |
+		jq -c '[.tx[] | [.sw, (if .type == "host" then -1 else .peer end), .packets]] | sort'
+}
+
+# The listed path of EV from S to D as the same list.
+links_listed()
+{
+	"$SPRITZCTL" paths "$TOPO" --switch "$1" --dst "$2" -j |
+		jq -c --argjson ev "$3" --argjson n $N \
+			'[.paths[] | select(.ev == $ev) | .switches][0] as $s |
+			 [range(0; ($s | length) - 1) as $i | [$s[$i], $s[$i + 1], $n]] +
+			 [[$s[-1], -1, $n]] | sort'
+}
+
+# one_path S D EV [send options]: the packets took exactly the listed path.
+one_path()
+{
+	local s=$1 d=$2 ev=$3 got want
+	shift 3
+	"$LABCTL" counters --reset
+	send "$s" "$d" "$ev" "$@" || return 1
+	sleep 0.2
+	got=$(links_used)
+	want=$(links_listed "$s" "$d" "$ev")
+	if [ "$got" != "$want" ]; then
+		echo "$s -> $d ev $(printf %#06x "$ev") $*: links $got, listed $want"
+		return 1
+	fi
+}
+
+test_all_paths()
+{
+	local s d ev n=0 bad=0
+	for s in 0 1 2 3 4 5; do
+		for d in 0 1 2 3 4 5; do
+			[ "$s" = "$d" ] && continue
+			for ev in $("$SPRITZCTL" paths "$TOPO" --switch $s --dst $d -j |
+					jq '.paths[].ev'); do
+				n=$((n + 1))
+				one_path $s $d "$ev" || bad=$((bad + 1))
+			done
+		done
+	done
+	echo "$n paths, $bad wrong"
+	[ $bad = 0 ] && [ $n -gt 30 ]
+}
+
+test_carriers()
+{
+	local ev
+	for ev in $("$SPRITZCTL" paths "$TOPO" --switch 0 --dst 5 -j | jq '.paths[].ev'); do
+		one_path 0 5 "$ev" --proto udp-carrier || return 1
+		one_path 0 5 "$ev" --proto udp-carrier --v4 || return 1
+		one_path 0 5 "$ev" --proto udp || return 1
+	done
+}
+
+test_minimal()
+{
+	local ev minimal got want
+	"$FABRIC" mode minimal
+	minimal=$("$SPRITZCTL" paths "$TOPO" --switch 0 --dst 5 -j |
+		jq '[.paths[] | select(.minimal)][0].ev')
+	want=$(links_listed 0 5 "$minimal")
+	for ev in $("$SPRITZCTL" paths "$TOPO" --switch 0 --dst 5 -j | jq '.paths[].ev'); do
+		"$LABCTL" counters --reset
+		send 0 5 "$ev"
+		sleep 0.2
+		got=$(links_used)
+		[ "$got" = "$want" ] || { echo "minimal, ev $ev: $got, want $want"; "$FABRIC" mode spritz; return 1; }
+	done
+	"$FABRIC" mode spritz
+}
+
+# delivered D: packets sent out of D's host port.
+delivered()
+{
+	"$LABCTL" counters | jq "[.tx[] | select(.sw == $1 and .type == \"host\") | .packets] | add // 0"
+}
+
+dropped()
+{
+	"$LABCTL" counters | jq "[.drops[] | select(.reason == \"$1\") | .packets] | add // 0"
+}
+
+test_blackhole()
+{
+	# Path 0 -> 5 with EV 1 is 0,1,4,5: blackhole 1 -> 4 (switch 1, port 1).
+	local other
+	other=$("$SPRITZCTL" paths "$TOPO" --switch 0 --dst 5 -j | jq '[.paths[] | select(.ev != 1)][0].ev')
+	"$FABRIC" fail 1:1 --blackhole || return 1
+	"$LABCTL" counters --reset
+	send 0 5 1 --proto tcp-data
+	sleep 0.2
+	[ "$(delivered 5)" = 0 ] || { echo "data crossed the blackhole"; return 1; }
+	[ "$(dropped blackhole)" = $N ] || { echo "blackhole drops $(dropped blackhole)"; return 1; }
+	"$LABCTL" counters --reset
+	send 0 5 1 --proto tcp-ack
+	sleep 0.2
+	[ "$(delivered 5)" = $N ] || { echo "pure ACKs: $(delivered 5) delivered"; return 1; }
+	one_path 0 5 "$other" || return 1
+	"$FABRIC" fail 1:1 --clear >/dev/null
+	one_path 0 5 1 || return 1
+}
+
+test_down()
+{
+	"$FABRIC" fail 1:1 --down >/dev/null || return 1
+	"$LABCTL" counters --reset
+	send 0 5 1 --proto tcp-ack
+	sleep 0.2
+	[ "$(delivered 5)" = 0 ] || { echo "packets crossed a down link"; return 1; }
+	[ "$(dropped down)" = $N ] || { echo "down drops $(dropped down)"; return 1; }
+	"$FABRIC" fail 1:1 --clear >/dev/null
+	one_path 0 5 1 || return 1
+}
+
+# Real TCP between two hosts across groups (EVs: the kernel's flow labels).
+test_tcp()
+{
+	local py=/usr/bin/python3 got
+	[ -x $py ] || { echo "no python3"; return 4; }
+	ip netns exec h5-0 $py -c '
+import socket, sys
+s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("::", 5001)); s.listen(1); s.settimeout(20); c, _ = s.accept(); c.settimeout(20); n = 0
+while True:
+    b = c.recv(65536)
+    if not b: break
+    n += len(b)
+print(n)' > /tmp/spritz-lab-rx &
+	sleep 1
+	ip netns exec h0-0 $py -c '
+import socket
+s = socket.create_connection(("fd00:5::1", 5001), timeout=20)
+s.sendall(bytes(2000000)); s.close()' || return 1
+	wait
+	got=$(cat /tmp/spritz-lab-rx)
+	rm -f /tmp/spritz-lab-rx
+	echo "received $got bytes; cc $(ip netns exec h0-0 sysctl -n net.ipv4.tcp_congestion_control)," \
+		"ecn $(ip netns exec h0-0 sysctl -n net.ipv4.tcp_ecn)"
+	[ "$got" = 2000000 ]
+}
+
+# Arguments: run only these cases.
+cases=(all_paths carriers minimal blackhole down tcp)
+[ $# -gt 0 ] && cases=("$@")
+ktap_header ${#cases[@]}
+for c in "${cases[@]}"; do
+	run_test "$c" "test_$c"
+done
+ktap_finish
