@@ -110,7 +110,7 @@ vpath %.bpf.c bpf selftests/bpf/progs
 
 $(OUT)/bpf/%.bpf.o: %.bpf.c $(OUT)/bpf/vmlinux.h $(wildcard include/spritz/*.h bpf/*.h)
 	$(msg) CLANG $<
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp.o
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -MT $@ -MF $@.d -c $< -o $@.tmp.o
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
 
 $(OUT)/bpf/%.skel.h: $(OUT)/bpf/%.bpf.o
@@ -126,6 +126,10 @@ $(OUT)/selftests/user/%: selftests/user/%.c $(LIBSPRITZ) selftests/lib/test.h $(
 	$(msg) CC $<
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
+
+# clang's dependency lists: a program that #includes another's source
+# (the bench build of the datapath) rebuilds when that source changes.
+-include $(wildcard $(OUT)/bpf/*.d)
 
 $(OUT)/selftests/bench/%: selftests/bench/%.c $(LIBSPRITZ) $(BPF_SKELS) $(wildcard selftests/bpf/*.h)
 	$(msg) CC $<

@@ -264,10 +264,11 @@ __noinline int spritz_ring_scan(struct spritz_flow *f, struct spritz_scan *s,
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
  * module when the core asks for a sample.  Returns EV | lat_class << 16,
- * or -1: no path (the packet leaves unsteered).  Global: verified once.
+ * or -1: no path (the packet leaves unsteered).  Inlined: a BPF-to-BPF
+ * call per data packet costs more than the decision (TCG in particular).
  */
-__noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
-			     struct spritz_stats *st, __u32 segs)
+static __always_inline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
+					 struct spritz_stats *st, __u32 segs)
 {
 	struct spritz_lb_verdict v;
 	__u32 flags;
@@ -298,9 +299,21 @@ __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 	return r & 0xffffff;
 }
 
+/*
+ * Copy an address, four bytes at a time (clang copies a __u8[16] byte by
+ * byte).  @src is in the packet: the verifier allows unaligned packet loads
+ * (efficient unaligned access, no BPF_F_STRICT_ALIGNMENT); @dst is on the
+ * stack, 4-aligned in every caller.
+ */
 static __always_inline void spritz_copy16(__u8 *dst, const __u8 *src)
 {
-	__builtin_memcpy(dst, src, 16);
+	const __u32 *s = (const void *)src;
+	__u32 *d = (void *)dst;
+
+	d[0] = s[0];
+	d[1] = s[1];
+	d[2] = s[2];
+	d[3] = s[3];
 }
 
 /* Directory lookup of a 16-byte (v6 or v4-mapped) address. */
@@ -366,7 +379,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 {
 	struct spritz_ip6 *ip6 = h->l3;
 	struct spritz_tcp *th = h->l4;
-	struct spritz_flow_key key;
+	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow *f;
 	struct spritz_ctx c;
 	__u32 seq, dlen, end, segs, slot;
@@ -469,15 +482,14 @@ static __always_inline int spritz_udp_carrier(__u32 port)
 		return 1;
 	if (mode != SPRITZ_UDP_DEFAULT)
 		return 0;
-	return port == SPRITZ_UDP_PORT_VXLAN || port == SPRITZ_UDP_PORT_GENEVE ||
-	       port == SPRITZ_UDP_PORT_ROCEV2 || port == SPRITZ_UDP_PORT_UET;
+	return SPRITZ_UDP_DEFAULT_CARRIER(port);
 }
 
 static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct spritz_hdrs *h, int v6,
 					     struct spritz_stats *st)
 {
 	struct spritz_udp *uh = h->l4;
-	struct spritz_flow_key key;
+	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow *f;
 	struct spritz_ctx c;
 	__u16 old, new;
@@ -577,6 +589,9 @@ int spritz_egress(struct __sk_buff *skb)
 #define SPRITZ_TCPOPT_EOL 0
 #define SPRITZ_TCPOPT_NOP 1
 #define SPRITZ_TCPOPT_SACK 5
+#define SPRITZ_TCPOPT_TIMESTAMP 8
+#define SPRITZ_TCPOLEN_TIMESTAMP 10
+#define SPRITZ_TCPOLEN_TS_ALIGNED 12 /* NOP NOP TIMESTAMP */
 #define SPRITZ_TCP_OPT_MAX 40
 
 /*
@@ -642,7 +657,7 @@ SEC("tc")
 int spritz_ingress(struct __sk_buff *skb)
 {
 	struct spritz_stats *st = spritz_stats_get();
-	struct spritz_flow_key key;
+	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_ip6 *ip6;
 	struct spritz_tcp *th;
 	struct spritz_hdrs h;
@@ -684,6 +699,18 @@ int spritz_ingress(struct __sk_buff *skb)
 		__u32 olen = ((th->doff_res >> 4) * 4) - SPRITZ_TCP_HLEN;
 		int k;
 
+		/*
+		 * Linux ACKs open with NOP NOP TIMESTAMP (12 bytes, no SACK):
+		 * step over them here, as the walk would, and walk (bpf_loop)
+		 * only what follows - for most ACKs, nothing.
+		 */
+		if (olen >= SPRITZ_TCPOLEN_TS_ALIGNED &&
+		    (void *)(opt + SPRITZ_TCPOLEN_TS_ALIGNED) <= data_end &&
+		    opt[0] == SPRITZ_TCPOPT_NOP && opt[1] == SPRITZ_TCPOPT_NOP &&
+		    opt[2] == SPRITZ_TCPOPT_TIMESTAMP && opt[3] == SPRITZ_TCPOLEN_TIMESTAMP) {
+			opt += SPRITZ_TCPOLEN_TS_ALIGNED;
+			olen -= SPRITZ_TCPOLEN_TS_ALIGNED;
+		}
 		__builtin_memset(&w, 0, sizeof(w));
 		/* the parser checked all doff * 4 bytes are in data */
 		for (k = 0; k < SPRITZ_TCP_OPT_MAX; k++) {

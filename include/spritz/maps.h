@@ -49,11 +49,7 @@ struct spritz_dir_val {
 #define SPRITZ_UDP_ON 1	     /* carrier */
 #define SPRITZ_UDP_OFF 2     /* never */
 
-/* Default carrier ports: VXLAN, Geneve, RoCEv2, UET. */
-#define SPRITZ_UDP_PORT_VXLAN 4789
-#define SPRITZ_UDP_PORT_GENEVE 6081
-#define SPRITZ_UDP_PORT_ROCEV2 4791
-#define SPRITZ_UDP_PORT_UET 4793
+/* The default carrier ports are SPRITZ_UDP_PORT_* in abi.h. */
 
 struct spritz_udp_port {
 	__u32 mode; /* SPRITZ_UDP_* */

@@ -32,26 +32,41 @@ static uint16_t tx(const char *dst, uint32_t seq, int len)
 	return get32(o.b + 14) & 0xffff;
 }
 
+/* rx() option layouts */
+#define RX_TS_SACK 0 /* NOP NOP TS [NOP NOP SACK]: Linux */
+#define RX_SACK 1    /* [NOP NOP SACK]: no timestamps */
+#define RX_SACK_TS 2 /* [NOP NOP SACK] NOP NOP TS: SACK first */
+static int rx_layout = RX_TS_SACK;
+
 /* An ACK from @dst on ingress: cumulative @ack, ECE, SACK blocks. */
 static void rx(const char *dst, uint32_t ack, int ece, const uint32_t *sack, int nsack)
 {
-	uint8_t opts[40] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 }; /* NOP NOP TS */
+	static const uint8_t ts[12] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 }; /* NOP NOP TS */
+	uint8_t opts[40];
 	struct spec s = { .src = dst, .dst = LOCAL6, .sport = DPORT, .dport = SPORT,
-			  .ack = ack, .flags = 0x10 | (ece ? 0x40 : 0), .opts = opts,
-			  .optlen = 12 };
+			  .ack = ack, .flags = 0x10 | (ece ? 0x40 : 0), .opts = opts };
 	struct pkt p, o;
 	uint32_t ret;
-	int i;
+	int i, n = 0;
 
-	if (nsack) {
-		opts[12] = 1;
-		opts[13] = 1;
-		opts[14] = 5;
-		opts[15] = 2 + 8 * nsack;
-		for (i = 0; i < 2 * nsack; i++)
-			put32(opts + 16 + 4 * i, sack[i]);
-		s.optlen = 16 + 8 * nsack;
+	if (rx_layout == RX_TS_SACK) {
+		memcpy(opts, ts, sizeof(ts));
+		n = sizeof(ts);
 	}
+	if (nsack) {
+		opts[n] = 1;
+		opts[n + 1] = 1;
+		opts[n + 2] = 5;
+		opts[n + 3] = 2 + 8 * nsack;
+		for (i = 0; i < 2 * nsack; i++)
+			put32(opts + n + 4 + 4 * i, sack[i]);
+		n += 4 + 8 * nsack;
+	}
+	if (rx_layout == RX_SACK_TS && n + (int)sizeof(ts) <= 40) {
+		memcpy(opts + n, ts, sizeof(ts));
+		n += sizeof(ts);
+	}
+	s.optlen = n;
 	pkt_build(&p, &s);
 	if (!ASSERT_OK(dp_run(in, &p, &o, &ret, 0), "ingress run"))
 		return;
@@ -227,6 +242,37 @@ static void test_cumulative(void)
 	ASSERT_EQ(d.dec_use_ev, 2, "two from the buffer");
 	ASSERT_EQ(d.dec_sample, 1, "then a sample");
 	ASSERT_STREQ(buf_str(DST2_6), "", "buffer consumed");
+}
+
+/* SACK blocks are found whatever the option layout around them. */
+static void test_sack_layouts(void)
+{
+	uint32_t blk[2] = { 1100, 1200 };
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	dp_stats(skel, &s0);
+	tx(DST2_6, 1000, 100);
+	tx(DST2_6, 1100, 100);
+	tx(DST2_6, 1200, 100);
+	rx_layout = RX_SACK;
+	rx(DST2_6, 1000, 0, blk, 1);
+	rx_layout = RX_SACK_TS;
+	blk[0] = 1200;
+	blk[1] = 1300;
+	rx(DST2_6, 1000, 0, blk, 1);
+	rx(DST2_6, 1000, 0, NULL, 0); /* TS alone, not first */
+	rx_layout = RX_TS_SACK;
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.in_sack_blocks, 2, "one SACK block per ACK");
+	ASSERT_EQ(d.fb_ack, 2, "two sends SACKed");
+	ASSERT_OK(flow(DST2_6, &f), "flow");
+	ASSERT_EQ(f.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
+	ASSERT_EQ(f.ring[1].state, SPRITZ_IF_FREE, "sacked, no timestamps");
+	ASSERT_EQ(f.ring[2].state, SPRITZ_IF_FREE, "sacked, timestamps after");
 }
 
 /* SACK blocks acknowledge exactly the sends they cover. */
@@ -468,6 +514,7 @@ static const struct test_case tests[] = {
 	{ "scout_ecn", test_scout_ecn },
 	{ "cumulative_spray", test_cumulative },
 	{ "sack", test_sack },
+	{ "sack_layouts", test_sack_layouts },
 	{ "retrans_nack", test_retrans_nack },
 	{ "retrans_timeout", test_retrans_timeout },
 	{ "ack_timeout", test_ack_timeout },
