@@ -275,6 +275,18 @@ static inline int pkt_csum_ok(const uint8_t *b, size_t len)
 
 /* ---------------------------------------------------------------- loading */
 
+/* Unload the datapath and drop the table the test loaded into spritz.ko. */
+static inline void dp_destroy(struct spritz **skel, struct spritz_nl **nl)
+{
+	spritz__destroy(*skel);
+	*skel = NULL;
+	if (*nl) {
+		spritz_nl_flush(*nl, NULL, 0);
+		spritz_nl_close(*nl);
+		*nl = NULL;
+	}
+}
+
 static char dp_log[1 << 20];
 
 /* Open and load spritz.bpf.o; print the verifier log tail on failure. */

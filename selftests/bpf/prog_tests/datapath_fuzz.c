@@ -275,13 +275,7 @@ static void test_fuzz(void)
 
 static void test_destroy(void)
 {
-	spritz__destroy(skel);
-	skel = NULL;
-	if (nl) {
-		spritz_nl_flush(nl, NULL, 0);
-		spritz_nl_close(nl);
-		nl = NULL;
-	}
+	dp_destroy(&skel, &nl);
 }
 
 static const struct test_case tests[] = {
