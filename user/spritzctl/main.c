@@ -25,6 +25,12 @@ static const struct cmd cmds[] = {
 	{ "memory", cmd_memory, "TOPO [--switch N | --all-switches] [-j]\n"
 				"       spritzctl memory --sweep dragonfly|slimfly|all "
 				"[--max-endpoints N] [--plot FILE.png] [-j]" },
+	{ "up", cmd_up, "--dev IFACE --topo TOPO --switch N --addr-plan PREFIX/L "
+			"[--algorithm A]" },
+	{ "down", cmd_down, "[--dev IFACE]" },
+	{ "set", cmd_set, "KNOB VALUE" },
+	{ "get", cmd_get, "KNOB [-j]" },
+	{ "show", cmd_show, "[config] [-j]" },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -95,5 +95,10 @@ json_t *ctl_json_ns(uint32_t ps);
 int cmd_topo(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
+int cmd_up(int argc, char **argv);
+int cmd_down(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_get(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 #endif /* _SPRITZCTL_H */

@@ -1,0 +1,240 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# spritzctl up / down on a dummy device (Documentation/deployment.rst):
+# 50 up/down cycles leave no pinned object, tc filter, clsact qdisc, BPF
+# program or link, table or module behind; a second up changes nothing;
+# every injected failure of up (bad device, bad topology, switch id out of
+# range, module missing, BPF object missing, map pin path occupied) exits
+# with a clear error and rolls back completely; a non-root caller is refused
+# and changes nothing; up on a second device is refused.  Runs in the VM as
+# root, module not loaded.
+source "$(dirname "$0")/../lib/lib.sh"
+
+require_root
+ctl=$SPRITZ_OUT/spritzctl
+[ -x "$ctl" ] || { echo "# $ctl not built"; exit $KSFT_FAIL; }
+[ -f "$(spritz_ko)" ] || { echo "# $(spritz_ko) not built"; exit $KSFT_FAIL; }
+[ -d /sys/module/spritz ] && { echo "# spritz already loaded"; exit $KSFT_FAIL; }
+dev=spzud0
+pins=/sys/fs/bpf/spritz
+topo=dragonfly:p=2,a=4,h=2
+args=(--dev $dev --topo $topo --switch 3 --addr-plan fd00::/16)
+
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+ip link del $dev 2>/dev/null
+ip link add $dev type dummy && ip link set $dev up || exit $KSFT_FAIL
+
+# expect RC PATTERN CMD...: CMD exits RC and its stderr matches PATTERN
+expect()
+{
+	local want=$1 pat=$2 rc err
+	shift 2
+
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq "$want" ] || { echo "$* exited $rc, want $want: $err"; return 1; }
+	[ -z "$pat" ] || grep -q -- "$pat" <<<"$err" ||
+		{ echo "$*: stderr '$err' lacks '$pat'"; return 1; }
+}
+
+# Nothing of Spritz's left anywhere.
+clean()
+{
+	[ ! -e $pins ] || { echo "left: $(ls $pins)"; return 1; }
+	[ ! -d /sys/module/spritz ] || { echo "module still loaded"; return 1; }
+	[ -z "$(tc filter show dev $dev ingress)" ] || { echo "ingress filter left"; return 1; }
+	[ -z "$(tc filter show dev $dev egress)" ] || { echo "egress filter left"; return 1; }
+	! tc qdisc show dev $dev | grep -q clsact || { echo "clsact left"; return 1; }
+	[ -z "$(bpftool prog list | grep spritz_)" ] || { echo "programs left"; return 1; }
+	[ -z "$(bpftool link list)" ] || { echo "links left: $(bpftool link list)"; return 1; }
+}
+
+# Everything of "up" in place.
+is_up()
+{
+	local m
+
+	for m in spritz_dir spritz_udp spritz_flows spritz_stats; do
+		[ -e $pins/$m ] || { echo "$m not pinned"; return 1; }
+	done
+	[ "$(cat /sys/kernel/spritz/tables)" -gt 0 ] || { echo "no table"; return 1; }
+	[ "$(bpftool prog list | grep -c 'spritz_[ei]')" -eq 2 ] ||
+		{ echo "programs: $(bpftool prog list | grep spritz_)"; return 1; }
+	[ "$(bpftool map dump pinned $pins/spritz_dir | grep -c dst_switch)" -eq 35 ] ||
+		{ echo "directory not filled"; return 1; }
+}
+
+# A snapshot of the state "up" creates, for idempotence.
+state()
+{
+	ls $pins
+	tc filter show dev $dev ingress
+	tc filter show dev $dev egress
+	bpftool prog list | grep spritz_
+	bpftool link list
+	cat /sys/kernel/spritz/tables /sys/kernel/spritz/paths
+	grep '^spritz ' /proc/modules
+}
+
+cycles()
+{
+	local i
+
+	for i in $(seq 50); do
+		"$ctl" up "${args[@]}" || { echo "up $i failed"; return 1; }
+		is_up || { echo "cycle $i"; return 1; }
+		"$ctl" down || { echo "down $i failed"; return 1; }
+		clean || { echo "cycle $i"; return 1; }
+	done
+}
+
+idempotent()
+{
+	local a b
+
+	"$ctl" up "${args[@]}" || return 1
+	a=$(state)
+	"$ctl" up "${args[@]}" >/dev/null || { echo "second up failed"; return 1; }
+	b=$(state)
+	[ "$a" = "$b" ] || { echo "state changed:"; diff <(echo "$a") <(echo "$b"); return 1; }
+	"$ctl" down && "$ctl" down && clean
+}
+
+fail_dev()
+{
+	expect 1 "failed to find device nosuch" "$ctl" up --dev nosuch --topo $topo \
+		--switch 3 --addr-plan fd00::/16 && clean
+}
+
+fail_topo()
+{
+	expect 2 "failed to parse topology" "$ctl" up --dev $dev --topo dragonfly:p=2 \
+		--switch 3 --addr-plan fd00::/16 && clean
+}
+
+fail_switch()
+{
+	expect 2 "switch id out of range (topology has 36 switches, 0..35)" "$ctl" up \
+		--dev $dev --topo $topo --switch 36 --addr-plan fd00::/16 && clean
+}
+
+fail_plan()
+{
+	expect 2 "failed to parse --addr-plan" "$ctl" up --dev $dev --topo $topo \
+		--switch 3 --addr-plan fd00::/56 && clean
+}
+
+fail_module()
+{
+	SPRITZ_KO=/nonexistent/spritz.ko expect 1 \
+		"failed to load module spritz: not installed for kernel $(uname -r)" \
+		"$ctl" up "${args[@]}" && clean
+}
+
+# The module, the table and the algorithm are in place by then.
+fail_object()
+{
+	SPRITZ_BPF_OBJ=/nonexistent.bpf.o expect 1 "failed to open BPF object" \
+		"$ctl" up "${args[@]}" && clean
+}
+
+fail_pin()
+{
+	mkdir -p $pins
+	bpftool map create $pins/spritz_flows type array key 4 value 4 entries 1 name occupant ||
+		return 1
+	expect 1 "failed to pin maps under $pins: File exists" "$ctl" up "${args[@]}"
+	local rc=$?
+	[ "$(ls $pins)" = spritz_flows ] || { echo "left: $(ls $pins)"; rc=1; }
+	rm -f $pins/spritz_flows
+	rmdir $pins
+	[ $rc -eq 0 ] && clean
+}
+
+nobody() # CMD...: run as uid/gid 65534
+{
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+non_root()
+{
+	local a
+
+	expect 1 "failed to bring up spritz: permission denied (must be root)" \
+		nobody "$ctl" up "${args[@]}" || return 1
+	clean || return 1
+	"$ctl" up "${args[@]}" || return 1
+	a=$(state)
+	expect 1 "failed to take spritz down: permission denied (must be root)" \
+		nobody "$ctl" down || return 1
+	[ "$a" = "$(state)" ] || { echo "state changed"; return 1; }
+	"$ctl" down && clean
+}
+
+# down with --dev: only that device; the last one also unpins and unloads
+down_dev()
+{
+	"$ctl" up "${args[@]}" || return 1
+	expect 1 "failed to find device nosuch" "$ctl" down --dev nosuch || return 1
+	is_up || return 1
+	"$ctl" down --dev $dev && clean
+}
+
+# up on a second device is refused and changes nothing
+second_device()
+{
+	local a rc=0
+
+	ip link add ${dev}b type dummy || return 1
+	"$ctl" up "${args[@]}" || rc=1
+	a=$(state)
+	[ $rc -eq 0 ] && { expect 1 "failed to bring up spritz on ${dev}b: already up on another device" \
+		"$ctl" up --dev ${dev}b --topo $topo --switch 3 --addr-plan fd00::/16 || rc=1; }
+	[ "$a" = "$(state)" ] || { echo "state changed"; rc=1; }
+	[ -z "$(tc filter show dev ${dev}b egress)" ] || { echo "${dev}b has a filter"; rc=1; }
+	"$ctl" down || rc=1
+	ip link del ${dev}b
+	[ $rc -eq 0 ] && clean
+}
+
+# --algorithm is applied; on a failure later in up it is restored, and a
+# module that up did not load stays loaded
+algorithm()
+{
+	local rc=0
+
+	"$ctl" up "${args[@]}" --algorithm flicr || return 1
+	[ "$(cat /sys/kernel/spritz/algorithm)" = flicr ] || { echo "algorithm not set"; rc=1; }
+	"$ctl" down || rc=1
+	clean || return 1
+	spritz_insmod || return 1
+	echo scout >/sys/kernel/spritz/algorithm
+	SPRITZ_BPF_OBJ=/nonexistent.bpf.o expect 1 "failed to open BPF object" \
+		"$ctl" up "${args[@]}" --algorithm spray || rc=1
+	[ "$(cat /sys/kernel/spritz/algorithm)" = scout ] || { echo "algorithm not restored"; rc=1; }
+	[ "$(cat /sys/kernel/spritz/tables)" = 0 ] || { echo "table not flushed"; rc=1; }
+	[ -d /sys/module/spritz ] || { echo "module unloaded"; rc=1; }
+	expect 2 "failed to parse --algorithm" "$ctl" up "${args[@]}" --algorithm bogus || rc=1
+	spritz_rmmod || rc=1
+	[ $rc -eq 0 ] && clean
+}
+
+ktap_header 14
+run_test clean_at_start clean
+run_test up_down_50_cycles cycles
+run_test up_twice_changes_nothing idempotent
+run_test down_dev down_dev
+run_test second_device_refused second_device
+run_test algorithm_and_rollback algorithm
+run_test fail_bad_device fail_dev
+run_test fail_bad_topology fail_topo
+run_test fail_switch_out_of_range fail_switch
+run_test fail_bad_addr_plan fail_plan
+run_test fail_module_missing fail_module
+run_test fail_bpf_object_missing fail_object
+run_test fail_pin_path_occupied fail_pin
+run_test non_root_refused non_root
+"$ctl" down >/dev/null 2>&1
+ip link del $dev
+ktap_finish
