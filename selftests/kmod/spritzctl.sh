@@ -19,27 +19,10 @@ ctl=$SPRITZ_OUT/spritzctl
 [ -x "$ctl" ] || { echo "# $ctl not built"; exit $KSFT_FAIL; }
 command -v jq >/dev/null || { echo "# SKIP: jq not installed"; exit $KSFT_SKIP; }
 dir=/sys/kernel/spritz
-knobs_h=$SPRITZ_TOP/include/spritz/knobs.h
 [ -d /sys/module/spritz ] && { echo "# spritz already loaded"; exit $KSFT_FAIL; }
 
-# resolve TOKEN: a number, or a "#define TOKEN number" of knobs.h
-resolve()
-{
-	local v=$1 i
-
-	for i in 1 2 3; do
-		[[ $v =~ ^[0-9]+$ ]] && { echo "$v"; return; }
-		v=$(sed -n "s/^#define $v[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p" "$knobs_h")
-	done
-	echo "unresolved $1" >&2
-	echo 0
-}
-
-# "name def min max" for every X(...) line of SPRITZ_KNOBS
-knobs=$(sed -n 's/^[[:space:]]*X(\([a-z_]*\), *\([^,]*\), *\([^,]*\), *\([^)]*\)).*/\1 \2 \3 \4/p' \
-	"$knobs_h" | while read -r n d lo hi; do
-		echo "$n $(resolve "$d") $(resolve "$lo") $(resolve "$hi")"
-	done)
+# "name def min max" for every SPRITZ_KNOBS entry
+knobs=$(spritz_knob_table)
 nknobs=$(wc -l <<<"$knobs")
 
 # expect RC PATTERN CMD...: CMD exits RC and its stderr matches PATTERN

@@ -13,26 +13,9 @@ require_root
 ko=$(spritz_ko)
 [ -f "$ko" ] || { echo "# $ko not built"; exit $KSFT_FAIL; }
 dir=/sys/kernel/spritz
-knobs_h=$SPRITZ_TOP/include/spritz/knobs.h
 
-# resolve TOKEN: a number, or a "#define TOKEN number" of knobs.h
-resolve()
-{
-	local v=$1 i
-
-	for i in 1 2 3; do
-		[[ $v =~ ^[0-9]+$ ]] && { echo "$v"; return; }
-		v=$(sed -n "s/^#define $v[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p" "$knobs_h")
-	done
-	echo "unresolved $1" >&2
-	echo 0
-}
-
-# "name def min max" for every X(...) line of SPRITZ_KNOBS
-knobs=$(sed -n 's/^[[:space:]]*X(\([a-z_]*\), *\([^,]*\), *\([^,]*\), *\([^)]*\)).*/\1 \2 \3 \4/p' \
-	"$knobs_h" | while read -r n d lo hi; do
-		echo "$n $(resolve "$d") $(resolve "$lo") $(resolve "$hi")"
-	done)
+# "name def min max" for every SPRITZ_KNOBS entry
+knobs=$(spritz_knob_table)
 
 # write FILE VALUE: 0 if the kernel accepted the write
 write()

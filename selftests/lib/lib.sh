@@ -90,3 +90,26 @@ spritz_rmmod()
 	done
 	rmmod spritz
 }
+
+# The knob table of include/spritz/knobs.h, one "name default min max" line
+# per SPRITZ_KNOBS entry, with SPRITZ_DEF_* and other macros resolved.
+spritz_knob_table()
+{
+	local knobs_h=$SPRITZ_TOP/include/spritz/knobs.h n d lo hi
+
+	__resolve()
+	{
+		local v=$1 i
+
+		for i in 1 2 3; do
+			[[ $v =~ ^[0-9]+$ ]] && { echo "$v"; return; }
+			v=$(sed -n "s/^#define $v[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p" "$knobs_h")
+		done
+		echo "unresolved $1" >&2
+		echo 0
+	}
+	sed -n 's/^[[:space:]]*X(\([a-z_]*\), *\([^,]*\), *\([^,]*\), *\([^)]*\)).*/\1 \2 \3 \4/p' \
+		"$knobs_h" | while read -r n d lo hi; do
+			echo "$n $(__resolve "$d") $(__resolve "$lo") $(__resolve "$hi")"
+		done
+}
