@@ -25,19 +25,6 @@ mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 ip link del $dev 2>/dev/null
 ip link add $dev type dummy && ip link set $dev up || exit $KSFT_FAIL
 
-# expect RC PATTERN CMD...: CMD exits RC and its stderr matches PATTERN
-expect()
-{
-	local want=$1 pat=$2 rc err
-	shift 2
-
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	[ "$rc" -eq "$want" ] || { echo "$* exited $rc, want $want: $err"; return 1; }
-	[ -z "$pat" ] || grep -q -- "$pat" <<<"$err" ||
-		{ echo "$*: stderr '$err' lacks '$pat'"; return 1; }
-}
-
 # Nothing of Spritz's left anywhere.
 clean()
 {

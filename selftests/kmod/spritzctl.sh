@@ -25,19 +25,6 @@ dir=/sys/kernel/spritz
 knobs=$(spritz_knob_table)
 nknobs=$(wc -l <<<"$knobs")
 
-# expect RC PATTERN CMD...: CMD exits RC and its stderr matches PATTERN
-expect()
-{
-	local want=$1 pat=$2 rc err
-	shift 2
-
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	[ "$rc" -eq "$want" ] || { echo "$* exited $rc, want $want: $err"; return 1; }
-	[ -z "$pat" ] || grep -q -- "$pat" <<<"$err" ||
-		{ echo "$*: stderr '$err' lacks '$pat'"; return 1; }
-}
-
 get_default() # NAME DEF
 {
 	local got

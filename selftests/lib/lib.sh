@@ -113,3 +113,16 @@ spritz_knob_table()
 			echo "$n $(__resolve "$d") $(__resolve "$lo") $(__resolve "$hi")"
 		done
 }
+
+# expect RC PATTERN CMD...: CMD exits RC and its stderr matches PATTERN
+expect()
+{
+	local want=$1 pat=$2 rc err
+	shift 2
+
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq "$want" ] || { echo "$* exited $rc, want $want: $err"; return 1; }
+	[ -z "$pat" ] || grep -q -- "$pat" <<<"$err" ||
+		{ echo "$*: stderr '$err' lacks '$pat'"; return 1; }
+}
