@@ -39,6 +39,13 @@
 /* ------------------------------------------------------------------ maps */
 
 struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct spritz_dev_key);
+	__type(value, struct spritz_dev_val);
+	__uint(max_entries, SPRITZ_DEVS_MAX);
+} spritz_devs SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
 	__type(key, struct spritz_dir_key);
 	__type(value, struct spritz_dir_val);
@@ -201,7 +208,7 @@ __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *
 		break;
 	}
 	if (act & SPRITZ_LB_ACT_DISABLE_PATH) {
-		if (bpf_spritz_path_timeout(f->dst_switch, ev) == 0)
+		if (bpf_spritz_path_timeout(f->src_switch, f->dst_switch, ev) == 0)
 			st->path_disables++;
 		else
 			st->path_disable_fail++;
@@ -289,7 +296,7 @@ static __always_inline int spritz_decide(struct spritz_flow *f, const struct spr
 	}
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		st->pick_min_bias++;
-	r = bpf_spritz_pick(f->dst_switch, flags);
+	r = bpf_spritz_pick(f->src_switch, f->dst_switch, flags);
 	if (r < 0) {
 		st->pick_fail++;
 		return -1;
@@ -326,16 +333,19 @@ static __always_inline struct spritz_dir_val *spritz_dir_lookup(const __u8 *addr
 }
 
 /*
- * The flow of @key (daddr filled), created if new and its destination is
- * in the directory.  The directory is consulted only when a flow starts:
- * a flow keeps its destination switch until it leaves the LRU map (a
- * directory change applies to new flows; `spritzctl` flushes flows when
- * it must apply at once).  NULL: unmanaged (counted).
+ * The flow of @key (daddr filled), created if new, its destination is in
+ * the directory and device @ifindex in spritz_devs.  Both are consulted
+ * only when a flow starts: a flow keeps its source and destination switch
+ * until it leaves the LRU map (a directory change applies to new flows;
+ * `spritzctl` flushes flows when it must apply at once).  NULL: unmanaged
+ * (counted).
  */
 static __always_inline struct spritz_flow *spritz_flow_get(struct spritz_flow_key *key,
-							   struct spritz_stats *st)
+							   __u32 ifindex, struct spritz_stats *st)
 {
 	struct spritz_flow *f = bpf_map_lookup_elem(&spritz_flows, key);
+	struct spritz_dev_key dk = { .ifindex = ifindex };
+	struct spritz_dev_val *dev;
 	struct spritz_dir_val *dv;
 
 	if (f)
@@ -345,6 +355,11 @@ static __always_inline struct spritz_flow *spritz_flow_get(struct spritz_flow_ke
 		st->un_no_dest++;
 		return NULL;
 	}
+	dev = bpf_map_lookup_elem(&spritz_devs, &dk);
+	if (!dev) {
+		st->un_no_dev++;
+		return NULL;
+	}
 	if (bpf_map_update_elem(&spritz_flows, key, &spritz_flow_zero, BPF_NOEXIST) == 0)
 		st->eg_flows_new++;
 	f = bpf_map_lookup_elem(&spritz_flows, key);
@@ -352,8 +367,9 @@ static __always_inline struct spritz_flow *spritz_flow_get(struct spritz_flow_ke
 		st->eg_flow_fail++;
 		return NULL;
 	}
-	if (!f->dst_switch)
-		f->dst_switch = dv->dst_switch;
+	/* also when another CPU created it a moment ago: same values */
+	f->src_switch = dev->src_switch;
+	f->dst_switch = dv->dst_switch;
 	return f;
 }
 
@@ -392,7 +408,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	key.sport = bpf_ntohs(th->source);
 	key.dport = bpf_ntohs(th->dest);
 	key.proto = IPPROTO_TCP;
-	f = spritz_flow_get(&key, st);
+	f = spritz_flow_get(&key, skb->ifindex, st);
 	if (!f)
 		return SPRITZ_TC_NEXT;
 
@@ -516,7 +532,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	key.sport = bpf_ntohs(old);
 	key.dport = bpf_ntohs(uh->dest);
 	key.proto = IPPROTO_UDP;
-	f = spritz_flow_get(&key, st);
+	f = spritz_flow_get(&key, skb->ifindex, st);
 	if (!f)
 		return SPRITZ_TC_NEXT;
 

@@ -34,28 +34,30 @@ __bpf_kfunc u32 bpf_spritz_abi_version(void)
 }
 
 /**
- * bpf_spritz_pick - sample one path towards switch @dst (O(1))
+ * bpf_spritz_pick - sample one path from switch @src to switch @dst (O(1))
+ * @src: source switch (the sending device's)
  * @dst: destination switch
  * @flags: SPRITZ_PICK_*
  *
- * Returns EV | lat_class << 16, -ENOENT without a list for @dst, -EINVAL
- * for unknown flags.
+ * Returns EV | lat_class << 16, -ENOENT without a table for @src or a list
+ * for @dst in it, -EINVAL for unknown flags.
  */
-__bpf_kfunc s32 bpf_spritz_pick(u32 dst, u32 flags)
+__bpf_kfunc s32 bpf_spritz_pick(u32 src, u32 dst, u32 flags)
 {
-	return spritz_pick(dst, flags);
+	return spritz_pick(src, dst, flags);
 }
 
 /**
- * bpf_spritz_path_timeout - a timeout on path @ev towards @dst: disable it
+ * bpf_spritz_path_timeout - a timeout on path @ev from @src to @dst: disable it
+ * @src: source switch
  * @dst: destination switch
  * @ev: the EV the packet carried
  *
- * Returns 0, or -ENOENT if the live table has no such path.
+ * Returns 0, or -ENOENT if no live table has such a path.
  */
-__bpf_kfunc s32 bpf_spritz_path_timeout(u32 dst, u32 ev)
+__bpf_kfunc s32 bpf_spritz_path_timeout(u32 src, u32 dst, u32 ev)
 {
-	return spritz_path_timeout(dst, ev);
+	return spritz_path_timeout(src, dst, ev);
 }
 
 /**

@@ -226,8 +226,9 @@ static int spritz_nl_commit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(info->extack, "no table transaction open (TABLE_BEGIN first)");
 		err = -ENOENT;
 	} else {
-		spritz_table_commit(spritz_staging);
-		spritz_staging = NULL;
+		err = spritz_table_commit(spritz_staging, info->extack);
+		if (!err)
+			spritz_staging = NULL;
 	}
 	mutex_unlock(&spritz_table_mutex);
 	return err;
@@ -249,11 +250,15 @@ static int spritz_nl_abort(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/* TABLE_FLUSH: drop the live table. */
+/* TABLE_FLUSH: drop SRC_SWITCH's live table, or all of them. */
 static int spritz_nl_flush(struct sk_buff *skb, struct genl_info *info)
 {
+	u32 src = SPRITZ_SRC_ALL;
+
+	if (info->attrs[SPRITZ_A_SRC_SWITCH])
+		src = nla_get_u32(info->attrs[SPRITZ_A_SRC_SWITCH]);
 	mutex_lock(&spritz_table_mutex);
-	spritz_table_flush();
+	spritz_table_flush(src);
 	mutex_unlock(&spritz_table_mutex);
 	return 0;
 }
@@ -284,65 +289,92 @@ static int spritz_nl_put_path(struct sk_buff *skb, const struct spritz_path *p)
 }
 
 /*
- * TABLE_GET dump: one message per destination of the live table (a long
- * list continues in the next messages with the same DST).  cb->args[0] is
- * the next destination, args[1] the next path in it.  If the table is
- * replaced between two parts of a dump, the dump fails with -EINTR (the
- * client retries), so a dump never mixes two tables.
+ * Dump table @t from destination *@dst, path *@off on, into @skb: 0 when
+ * done with @t, -EMSGSIZE when @skb is full (*@dst, *@off say where to go
+ * on).
  */
-static int spritz_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+static int spritz_nl_dump_table(struct sk_buff *skb, struct netlink_callback *cb,
+				const struct spritz_table *t, u32 *dst, u32 *off)
 {
-	u32 dst = cb->args[0], off = cb->args[1], i;
-	struct spritz_table *t;
-	int err = 0;
+	void *hdr;
+	u32 i;
 
-	mutex_lock(&spritz_table_mutex);
-	t = rcu_dereference_protected(spritz_live, lockdep_is_held(&spritz_table_mutex));
-	if (cb->prev_seq && (!t || t->generation != cb->prev_seq)) {
-		err = -EINTR;
-		goto out_unlock;
-	}
-	if (!t)
-		goto out_unlock;
-	cb->seq = cb->prev_seq = t->generation;
-	for (; dst < t->num_switches; dst++, off = 0) {
-		const struct spritz_dest *d = t->dests[dst];
+	for (; *dst < t->num_switches; (*dst)++, *off = 0) {
+		const struct spritz_dest *d = t->dests[*dst];
 		struct nlattr *nest;
-		void *hdr;
 
 		if (!d)
 			continue;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 				  &spritz_genl_family, NLM_F_MULTI, SPRITZ_CMD_TABLE_GET);
 		if (!hdr)
-			break;
+			return -EMSGSIZE;
 		if (nla_put_u32(skb, SPRITZ_A_GENERATION, t->generation) ||
 		    nla_put_u32(skb, SPRITZ_A_SRC_SWITCH, t->src_switch) ||
 		    nla_put_u32(skb, SPRITZ_A_NUM_SWITCHES, t->num_switches) ||
-		    nla_put_u32(skb, SPRITZ_A_DST, dst))
+		    nla_put_u32(skb, SPRITZ_A_DST, *dst))
 			goto cancel;
 		nest = nla_nest_start(skb, SPRITZ_A_PATHS);
 		if (!nest)
 			goto cancel;
-		for (i = off; i < d->npaths; i++)
+		for (i = *off; i < d->npaths; i++)
 			if (spritz_nl_put_path(skb, &d->paths[i]))
 				break;
-		if (i == off)
+		if (i == *off)
 			goto cancel; /* not one path fits: next skb */
 		nla_nest_end(skb, nest);
 		genlmsg_end(skb, hdr);
 		if (i < d->npaths) {
-			off = i;
-			break;
+			*off = i;
+			return -EMSGSIZE;
 		}
-		continue;
-cancel:
-		genlmsg_cancel(skb, hdr);
-		break;
 	}
-	cb->args[0] = dst;
-	cb->args[1] = off;
-	err = skb->len;
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * TABLE_GET dump: one message per destination of each live table, in
+ * (source, destination) order; a long list continues in the next messages
+ * with the same SRC_SWITCH and DST.  cb->args[0] is the next source,
+ * args[1] the next destination in it, args[2] the next path.  If any table
+ * is committed or flushed between two parts of a dump, the dump fails with
+ * -EINTR (the client retries), so a dump never mixes two versions.
+ */
+static int spritz_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u32 src = cb->args[0], dst = cb->args[1], off = cb->args[2];
+	int err;
+
+	mutex_lock(&spritz_table_mutex);
+	if (cb->prev_seq && spritz_tables_seq != cb->prev_seq) {
+		err = -EINTR;
+		goto out_unlock;
+	}
+	cb->seq = cb->prev_seq = spritz_tables_seq;
+	err = 0;
+	for (;;) {
+		struct spritz_table *t = spritz_table_next(&src);
+
+		if (!t)
+			break;
+		err = spritz_nl_dump_table(skb, cb, t, &dst, &off);
+		if (err)
+			break;
+		/* done with this source: the next one from its first list */
+		dst = 0;
+		off = 0;
+		src++;
+	}
+	if (err == -EMSGSIZE)
+		err = 0;
+	cb->args[0] = src;
+	cb->args[1] = dst;
+	cb->args[2] = off;
+	if (!err)
+		err = skb->len;
 out_unlock:
 	mutex_unlock(&spritz_table_mutex);
 	return err;

@@ -88,7 +88,7 @@ struct spritz_dest {
 	struct spritz_path paths[];
 };
 
-/* An endpoint table: this host's switch and one list per destination. */
+/* An endpoint table: one source switch's lists, one per destination. */
 struct spritz_table {
 	u32 src_switch;
 	u32 num_switches;
@@ -109,21 +109,26 @@ struct spritz_table {
 
 /* Serialises table transactions, publication, knob-triggered rebuilds. */
 extern struct mutex spritz_table_mutex;
-extern struct spritz_table __rcu *spritz_live;
+/* Bumped by every commit and flush: a dump spanning a change fails. */
+extern u32 spritz_tables_seq;
+
+/* spritz_table_flush(): every source. */
+#define SPRITZ_SRC_ALL U32_MAX
 
 struct spritz_table *spritz_table_alloc(u32 src_switch, u32 num_switches,
 					struct netlink_ext_ack *extack);
 int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
 			  const struct spritz_path *paths, struct netlink_ext_ack *extack);
-void spritz_table_commit(struct spritz_table *t);
-void spritz_table_flush(void);
+int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack);
+void spritz_table_flush(u32 src);
+struct spritz_table *spritz_table_next(u32 *src);
 void spritz_table_free(struct spritz_table *t);
 void spritz_tables_knobs_changed(void);
 void spritz_tables_count(u32 *ndests, u32 *npaths);
 u32 spritz_path_weight_now(const struct spritz_path *p);
 u32 spritz_path_disabled_ms(const struct spritz_path *p);
-int spritz_pick(u32 dst, u32 flags);
-int spritz_path_timeout(u32 dst, u32 ev);
+int spritz_pick(u32 src, u32 dst, u32 flags);
+int spritz_path_timeout(u32 src, u32 dst, u32 ev);
 int spritz_tables_init(void);
 void spritz_tables_exit(void);
 

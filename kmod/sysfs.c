@@ -134,7 +134,7 @@ static ssize_t algorithm_store(struct kobject *kobj, struct kobj_attribute *attr
 }
 static struct kobj_attribute algorithm_attr = __ATTR_RW(algorithm);
 
-/* tables: destination lists in the live endpoint table */
+/* tables: destination lists over all live endpoint tables */
 static ssize_t tables_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	u32 nd, np;
@@ -144,7 +144,7 @@ static ssize_t tables_show(struct kobject *kobj, struct kobj_attribute *attr, ch
 }
 static struct kobj_attribute tables_attr = __ATTR_RO(tables);
 
-/* paths: EV entries over all lists of the live endpoint table */
+/* paths: EV entries over all lists of all live endpoint tables */
 static ssize_t paths_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
 	u32 nd, np;

@@ -10,8 +10,11 @@
  * rate biases sampling towards minimal paths (Alg. 2/3 last lines).
  *
  * Here:
+ *  - a host has one table per source switch (the switch a device is cabled
+ *    to; several for a multi-homed host or the lab), in an xarray indexed by
+ *    source switch that the datapath reads under RCU;
  *  - a table is built completely in staging (netlink.c), then published
- *    with rcu_replace_pointer(); the old one is freed after synchronize_rcu()
+ *    with xa_store(); the one it replaces is freed after synchronize_rcu()
  *    and after its work item is cancelled, so the datapath sees one whole
  *    table or the other;
  *  - each destination has one alias table (Vose) per sampler variant, so
@@ -32,6 +35,7 @@
 #include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/xarray.h>
 
 #include <spritz/kfuncs.h>
 #include <spritz/netlink.h>
@@ -43,8 +47,12 @@
 #define SPRITZ_PICK_TRIES 4
 
 DEFINE_MUTEX(spritz_table_mutex);
-struct spritz_table __rcu *spritz_live;
-static u32 spritz_generation;
+/* Live tables by source switch; written under spritz_table_mutex. */
+static DEFINE_XARRAY(spritz_live);
+static u32 spritz_ntables;	/* live tables (mutex) */
+static size_t spritz_live_bytes;	/* their t->bytes (mutex) */
+static u32 spritz_generation;	/* last commit's (mutex) */
+u32 spritz_tables_seq = 1;	/* bumped by every commit and flush (mutex) */
 
 static void spritz_table_work(struct work_struct *work);
 
@@ -137,6 +145,13 @@ int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
 	if (t->bytes + bytes > SPRITZ_MAX_TABLE_BYTES) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "table too large (%zu > %u bytes)", t->bytes + bytes,
 				       SPRITZ_MAX_TABLE_BYTES);
+		return -E2BIG;
+	}
+	/* the table it replaces stays until the commit: count both */
+	if (spritz_live_bytes + t->bytes + bytes > SPRITZ_MAX_TOTAL_BYTES) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "tables too large (%zu > %u bytes in all)",
+				       spritz_live_bytes + t->bytes + bytes,
+				       SPRITZ_MAX_TOTAL_BYTES);
 		return -E2BIG;
 	}
 	d = kvzalloc(struct_size(d, paths, npaths), GFP_KERNEL_ACCOUNT);
@@ -383,16 +398,33 @@ static void spritz_table_work(struct work_struct *work)
 	}
 }
 
+/* Retire @old, unreachable since the caller's xa_erase()/xa_store() (mutex). */
+static void spritz_table_retire(struct spritz_table *old)
+{
+	spritz_ntables--;
+	spritz_live_bytes -= old->bytes;
+	synchronize_rcu();
+	spritz_table_free(old);
+}
+
 /*
- * Publish staging table @t (spritz_table_mutex held): build its samplers,
- * swap it in, free the old table after a grace period.
+ * Publish staging table @t as its source switch's live table (mutex held):
+ * build its samplers, swap it in, free the one it replaces after a grace
+ * period.  On error @t stays staged and nothing changed.
  */
-void spritz_table_commit(struct spritz_table *t)
+int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack)
 {
 	struct spritz_table *old;
 	u32 i;
 
 	lockdep_assert_held(&spritz_table_mutex);
+	if (!xa_load(&spritz_live, t->src_switch) && spritz_ntables >= SPRITZ_MAX_TABLES) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "too many source tables (%u live)", spritz_ntables);
+		return -ENOSPC;
+	}
+	/* the only step that can fail, before anything is published */
+	if (xa_reserve(&spritz_live, t->src_switch, GFP_KERNEL))
+		return -ENOMEM;
 	for (i = 0; i < t->num_switches; i++) {
 		struct spritz_dest *d = t->dests[i];
 
@@ -404,34 +436,54 @@ void spritz_table_commit(struct spritz_table *t)
 		cond_resched();
 	}
 	t->generation = ++spritz_generation ?: ++spritz_generation;
-	old = rcu_replace_pointer(spritz_live, t, lockdep_is_held(&spritz_table_mutex));
-	if (old) {
-		synchronize_rcu();
-		spritz_table_free(old);
-	}
+	spritz_tables_seq++;
+	/* a reserved slot: no allocation, cannot fail */
+	old = xa_store(&spritz_live, t->src_switch, t, GFP_KERNEL);
+	spritz_ntables++;
+	spritz_live_bytes += t->bytes;
+	if (old)
+		spritz_table_retire(old);
+	return 0;
 }
 
-/* Drop the live table (spritz_table_mutex held). */
-void spritz_table_flush(void)
+/* Drop the live table of @src, or all of them for SPRITZ_SRC_ALL (mutex). */
+void spritz_table_flush(u32 src)
 {
-	struct spritz_table *old;
+	struct spritz_table *t;
+	unsigned long i;
 
 	lockdep_assert_held(&spritz_table_mutex);
-	old = rcu_replace_pointer(spritz_live, NULL, lockdep_is_held(&spritz_table_mutex));
-	if (old) {
-		synchronize_rcu();
-		spritz_table_free(old);
+	spritz_tables_seq++;
+	if (src != SPRITZ_SRC_ALL) {
+		t = xa_erase(&spritz_live, src);
+		if (t)
+			spritz_table_retire(t);
+		return;
+	}
+	xa_for_each(&spritz_live, i, t) {
+		xa_erase(&spritz_live, i);
+		spritz_table_retire(t);
 	}
 }
 
-/* A weight knob changed: rebuild every sampler of the live table. */
+/* The live table after source @*src (inclusive), or NULL (mutex or RCU). */
+struct spritz_table *spritz_table_next(u32 *src)
+{
+	unsigned long i = *src;
+	struct spritz_table *t = xa_find(&spritz_live, &i, ULONG_MAX, XA_PRESENT);
+
+	*src = i;
+	return t;
+}
+
+/* A weight knob changed: rebuild every sampler of every live table. */
 void spritz_tables_knobs_changed(void)
 {
 	struct spritz_table *t;
+	unsigned long i;
 
 	mutex_lock(&spritz_table_mutex);
-	t = rcu_dereference_protected(spritz_live, lockdep_is_held(&spritz_table_mutex));
-	if (t) {
+	xa_for_each(&spritz_live, i, t) {
 		spin_lock_bh(&t->lock);
 		t->all_dirty = true;
 		spin_unlock_bh(&t->lock);
@@ -440,16 +492,20 @@ void spritz_tables_knobs_changed(void)
 	mutex_unlock(&spritz_table_mutex);
 }
 
-/* Lists and paths of the live table (0, 0 without one). */
+/* Lists and paths over all live tables. */
 void spritz_tables_count(u32 *ndests, u32 *npaths)
 {
 	struct spritz_table *t;
+	unsigned long i;
 
-	rcu_read_lock();
-	t = rcu_dereference(spritz_live);
-	*ndests = t ? t->ndests : 0;
-	*npaths = t ? t->npaths : 0;
-	rcu_read_unlock();
+	*ndests = 0;
+	*npaths = 0;
+	mutex_lock(&spritz_table_mutex);
+	xa_for_each(&spritz_live, i, t) {
+		*ndests += t->ndests;
+		*npaths += t->npaths;
+	}
+	mutex_unlock(&spritz_table_mutex);
 }
 
 /* The weight of @p now in the default variant, saturated to a u32. */
@@ -488,10 +544,10 @@ static enum spritz_variant spritz_flags_variant(u32 flags)
 	return SPRITZ_V_WEIGHTED;
 }
 
-/* The live list of @dst, or NULL (rcu_read_lock held). */
-static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 dst)
+/* The live list from @src to @dst, or NULL (rcu_read_lock held). */
+static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 src, u32 dst)
 {
-	struct spritz_table *t = rcu_dereference(spritz_live);
+	struct spritz_table *t = xa_load(&spritz_live, src);
 
 	*tp = t;
 	if (!t || dst >= t->num_switches)
@@ -504,7 +560,7 @@ static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 dst)
  * paths disabled since the last rebuild (bounded retries, then a scan).
  * Any context; no allocation, no lock.
  */
-int spritz_pick(u32 dst, u32 flags)
+int spritz_pick(u32 src, u32 dst, u32 flags)
 {
 	const struct spritz_sampler *s;
 	const struct spritz_alias *col;
@@ -517,7 +573,7 @@ int spritz_pick(u32 dst, u32 flags)
 	if (flags & ~SPRITZ_PICK_FLAGS_ALL)
 		return -EINVAL;
 	rcu_read_lock();
-	d = spritz_lookup(&t, dst);
+	d = spritz_lookup(&t, src, dst);
 	if (!d) {
 		ret = -ENOENT;
 		goto out;
@@ -568,12 +624,12 @@ static struct spritz_path *spritz_oldest_disabled(struct spritz_dest *d, struct 
 }
 
 /*
- * A timeout on (@dst, @ev): disable the path for disable_ms from now (a
+ * A timeout on (@src, @dst, @ev): disable the path for disable_ms from now (a
  * repeated timeout extends it).  If it is the last enabled path of @dst,
  * the least recently disabled one comes back first, so a destination always
  * keeps a path.  Softirq-safe: spinlock, no allocation, O(paths of @dst).
  */
-int spritz_path_timeout(u32 dst, u32 ev)
+int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 {
 	struct spritz_path *p = NULL, *q;
 	struct spritz_table *t;
@@ -584,7 +640,7 @@ int spritz_path_timeout(u32 dst, u32 ev)
 	int ret = 0;
 
 	rcu_read_lock();
-	d = spritz_lookup(&t, dst);
+	d = spritz_lookup(&t, src, dst);
 	for (i = 0; d && i < d->npaths; i++) {
 		if (d->paths[i].ev == ev) {
 			p = &d->paths[i];
@@ -637,10 +693,11 @@ int spritz_tables_init(void)
 	return 0;
 }
 
-/* Module exit: free the live table (the netlink family is gone). */
+/* Module exit: free the live tables (the netlink family is gone). */
 void spritz_tables_exit(void)
 {
 	mutex_lock(&spritz_table_mutex);
-	spritz_table_flush();
+	spritz_table_flush(SPRITZ_SRC_ALL);
 	mutex_unlock(&spritz_table_mutex);
+	xa_destroy(&spritz_live);
 }

@@ -33,17 +33,18 @@ SPRITZ_KFUNC __u32 bpf_spritz_abi_version(void);
 #define SPRITZ_PICK_LAT_CLASS(r) ((__u8)(((r) >> 16) & 0xff))
 
 /*
- * Sample one enabled path towards switch @dst in O(1), by the current
- * weights (disabled paths weigh 0).  Returns EV | lat_class << 16, or
- * -ENOENT (no table or no list for @dst), -EINVAL (bad flags).
+ * Sample one enabled path from switch @src (the sending device's switch)
+ * towards switch @dst in O(1), by the current weights (disabled paths weigh
+ * 0).  Returns EV | lat_class << 16, or -ENOENT (no table for @src or no
+ * list for @dst), -EINVAL (bad flags).
  */
-SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 dst, __u32 flags);
+SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 src, __u32 dst, __u32 flags);
 
 /*
- * A timeout was seen on path @ev towards @dst: disable it for disable_ms
- * (extended by repeated timeouts).  Returns 0, or -ENOENT.
+ * A timeout was seen on path @ev from @src towards @dst: disable it for
+ * disable_ms (extended by repeated timeouts).  Returns 0, or -ENOENT.
  */
-SPRITZ_KFUNC __s32 bpf_spritz_path_timeout(__u32 dst, __u32 ev);
+SPRITZ_KFUNC __s32 bpf_spritz_path_timeout(__u32 src, __u32 dst, __u32 ev);
 
 /* Copy the current knob values; @out__sz must be sizeof(*out). */
 SPRITZ_KFUNC __s32 bpf_spritz_knobs(struct spritz_knob_values *out, __u32 out__sz);

@@ -6,6 +6,7 @@
  * with BTF types, so `bpftool map dump pinned /sys/fs/bpf/spritz/<map>`
  * prints field names.  Documentation/datapath.rst describes each map.
  *
+ *	spritz_devs	hash      ifindex of an attached device -> its switch
  *	spritz_dir	LPM trie  IPv6 prefix (IPv4 as ::ffff:0:0/96) -> dst switch
  *	spritz_udp	array     UDP destination port -> carrier mode
  *	spritz_flows	LRU hash  flow 5-tuple -> algorithm state + in-flight ring
@@ -19,15 +20,35 @@
 
 /* Pin directory (bpffs) and map names, as the loader pins them. */
 #define SPRITZ_PIN_DIR "/sys/fs/bpf/spritz"
+#define SPRITZ_MAP_DEVS "spritz_devs"
 #define SPRITZ_MAP_DIR "spritz_dir"
 #define SPRITZ_MAP_UDP "spritz_udp"
 #define SPRITZ_MAP_FLOWS "spritz_flows"
 #define SPRITZ_MAP_STATS "spritz_stats"
 
 /* Map sizes. */
+#define SPRITZ_DEVS_MAX 256	/* attached devices */
 #define SPRITZ_DIR_MAX 65536	/* directory prefixes */
 #define SPRITZ_FLOWS_MAX 65536	/* flows (LRU: the oldest go first) */
 #define SPRITZ_UDP_PORTS 65536	/* one slot per port */
+
+/* -------------------------------------------------------------- devices */
+
+/*
+ * One entry per device the programs are attached to: the switch the device
+ * is cabled to (the source switch of its endpoint table, paper §III-C).
+ * Packets leaving a device without an entry pass untouched.  ifindexes are
+ * per network namespace; spritzctl keeps one pinned object per bpffs, so
+ * devices sharing it must have distinct ifindexes (the lab's do).
+ */
+struct spritz_dev_key {
+	__u32 ifindex;
+};
+
+struct spritz_dev_val {
+	__u32 src_switch; /* bpf_spritz_pick()'s @src */
+	__u32 flags;	  /* reserved, 0 */
+};
 
 /* ------------------------------------------------------------ directory */
 
@@ -101,8 +122,10 @@ struct spritz_flow {
 	struct spritz_lb_flow lb; /* algorithm state (lb.h), 72 B */
 	__u64 bytes_sent;	  /* skb->len sum, for the small-flow bias */
 	__u64 packets;		  /* managed packets (GSO segments counted) */
+	__u32 src_switch;	  /* the egress device's, at flow creation */
 	__u32 dst_switch;	  /* from the directory at flow creation */
 	__u32 flags;		  /* SPRITZ_FLOW_F_* */
+	__u32 __pad0;
 	__u32 snd_nxt;		  /* highest end_seq sent (TCP) */
 	__u32 snd_una;		  /* highest cumulative ACK seen (TCP) */
 	__u32 ring_head;	  /* next slot: ring[ring_head & MASK] */
@@ -137,6 +160,7 @@ struct spritz_stats {
 	__u64 un_tcp4;		/* TCP over IPv4: no safe carrier */
 	__u64 un_udp_port;	/* UDP to a port that is not a carrier */
 	__u64 un_no_dest;	/* destination not in the directory */
+	__u64 un_no_dev;	/* device not in spritz_devs */
 	/* decisions */
 	__u64 dec_use_ev;	/* SPRITZ_LB_USE_EV */
 	__u64 dec_sample;	/* SPRITZ_LB_SAMPLE */

@@ -3,21 +3,27 @@
  * Generic netlink family "spritz": how userspace (spritzctl, libspritz's
  * libmnl client) loads endpoint tables into spritz.ko and reads them back.
  *
- * The endpoint table (paper §III-C) maps each destination switch to its EV
- * entry list.  Loading is transactional so that a whole table swaps
- * atomically (spritzctl reload while traffic flows):
+ * The endpoint table (paper §III-C) of a source switch maps each
+ * destination switch to its EV entry list.  A host has one table per switch
+ * its devices attach to (usually one; a multi-homed host or the lab, where
+ * hosts of every switch share one kernel, has several).  Loading is
+ * transactional so that a whole table swaps atomically (spritzctl reload
+ * while traffic flows):
  *
  *	SPRITZ_CMD_TABLE_BEGIN   start a staging table (replaces any
  *	                         unfinished one); SPRITZ_A_SRC_SWITCH and
  *	                         SPRITZ_A_NUM_SWITCHES describe it
  *	SPRITZ_CMD_TABLE_SET     one destination's list into staging:
  *	                         SPRITZ_A_DST + SPRITZ_A_PATHS
- *	SPRITZ_CMD_TABLE_COMMIT  publish staging as the live table (RCU);
- *	                         the old one is freed after a grace period
+ *	SPRITZ_CMD_TABLE_COMMIT  publish staging as the live table of its
+ *	                         source switch (RCU); the one it replaces is
+ *	                         freed after a grace period
  *	SPRITZ_CMD_TABLE_ABORT   drop staging
- *	SPRITZ_CMD_TABLE_FLUSH   drop the live table
- *	SPRITZ_CMD_TABLE_GET     dump: one message per destination of the
- *	                         live table, with each path's state
+ *	SPRITZ_CMD_TABLE_FLUSH   drop the live table of SPRITZ_A_SRC_SWITCH,
+ *	                         or every live table without it
+ *	SPRITZ_CMD_TABLE_GET     dump: one message per destination of every
+ *	                         live table, in (source, destination) order,
+ *	                         with each path's state
  *
  * Every command but GET needs CAP_NET_ADMIN (GENL_ADMIN_PERM).  A refused
  * message changes nothing and says why in the extended ACK.
@@ -34,6 +40,8 @@
 #define SPRITZ_MAX_SWITCHES 65536	/* destination ids 0..65535 */
 #define SPRITZ_MAX_PATHS 4096		/* per destination switch */
 #define SPRITZ_MAX_TABLE_BYTES (256U << 20) /* all lists of one table */
+#define SPRITZ_MAX_TABLES 256		/* live source-switch tables */
+#define SPRITZ_MAX_TOTAL_BYTES (512U << 20) /* all tables, live + staging */
 
 /* Base weights are fixed point: SPRITZ_WEIGHT_ONE means 1.0. */
 #define SPRITZ_WEIGHT_SHIFT 16

@@ -83,6 +83,15 @@ static int dir_add(const char *addr, int plen, uint32_t dst)
 	return bpf_map_update_elem(map_fd("spritz_dir"), &k, &v, BPF_ANY);
 }
 
+/* BPF_PROG_TEST_RUN's packets leave from loopback: on switch 0. */
+static int dev_add(void)
+{
+	struct spritz_dev_key k = { .ifindex = 1 };
+	struct spritz_dev_val v = { .src_switch = 0 };
+
+	return bpf_map_update_elem(map_fd("spritz_devs"), &k, &v, BPF_ANY);
+}
+
 static void line(const char *name, double s, double f)
 {
 	printf("%-22s %10.1f %10.1f %8.2f\n", name, s, f, f > 0 ? s / f : 0);
@@ -112,7 +121,7 @@ int main(int argc, char **argv)
 	}
 	e = dp_load_table(&nl);
 	e = e ?: dir_add("2001:db8:1::", 48, 1) ?: dir_add("2001:db8:2::", 48, 2) ?:
-		 dir_add("10.1.0.0", 16, 1);
+		 dir_add("10.1.0.0", 16, 1) ?: dev_add();
 	e = e ?: knob_set_str("algorithm", "scout");
 	if (e) {
 		fprintf(stderr, "bench_datapath: setup failed: %d\n", e);
@@ -158,7 +167,7 @@ int main(int argc, char **argv)
 	f = run_ns(fp, &pa, repeat, rounds);
 	line("ingress ack", s, f);
 
-	spritz_nl_flush(nl, NULL, 0);
+	spritz_nl_flush(nl, SPRITZ_NL_ALL, NULL, 0);
 	spritz_nl_close(nl);
 	spritz_bench__destroy(sk);
 	floor__destroy(fl);

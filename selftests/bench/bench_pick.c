@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 	printf("  one pick per run      %8.1f ns/run   ratio to empty %.2f, pick adds %.1f ns\n",
 	       once, once / empty, once - empty);
 	printf("  1000 picks per run    %8.1f ns/pick  ratio to empty %.2f\n", many, many / empty);
-	spritz_nl_flush(nl, NULL, 0);
+	spritz_nl_flush(nl, SPRITZ_NL_ALL, NULL, 0);
 	spritz_nl_close(nl);
 	pick__destroy(skel);
 	free(p);

@@ -281,7 +281,7 @@ static inline void dp_destroy(struct spritz **skel, struct spritz_nl **nl)
 	spritz__destroy(*skel);
 	*skel = NULL;
 	if (*nl) {
-		spritz_nl_flush(*nl, NULL, 0);
+		spritz_nl_flush(*nl, SPRITZ_NL_ALL, NULL, 0);
 		spritz_nl_close(*nl);
 		*nl = NULL;
 	}
@@ -370,11 +370,24 @@ static inline int dp_dir_add(struct spritz *skel, const char *addr, int plen, ui
 	return bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_dir), &k, &v, BPF_ANY);
 }
 
-/* The test directory. */
+/* Device @ifindex sends from switch @src (spritz_devs). */
+static inline int dp_dev_add(struct spritz *skel, uint32_t ifindex, uint32_t src)
+{
+	struct spritz_dev_key k = { .ifindex = ifindex };
+	struct spritz_dev_val v = { .src_switch = src };
+
+	return bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_devs), &k, &v, BPF_ANY);
+}
+
+/* BPF_PROG_TEST_RUN's packets come from loopback. */
+#define DP_TEST_IFINDEX 1
+
+/* The test directory, and the test device on switch 0 (the table's source). */
 static inline int dp_dir_fill(struct spritz *skel)
 {
 	return dp_dir_add(skel, "2001:db8:1::", 48, 1) ?: dp_dir_add(skel, "2001:db8:2::", 48, 2) ?:
-	       dp_dir_add(skel, "2001:db8:9::", 48, 9) ?: dp_dir_add(skel, "10.1.0.0", 16, 1);
+	       dp_dir_add(skel, "2001:db8:9::", 48, 9) ?: dp_dir_add(skel, "10.1.0.0", 16, 1) ?:
+	       dp_dev_add(skel, DP_TEST_IFINDEX, 0);
 }
 
 /* Sum of the per-CPU statistics. */

@@ -147,7 +147,7 @@ static inline int dump_table(struct spritz_nl *nl, struct dump_copy *c)
 	int e;
 
 	dump_copy_free(c);
-	e = spritz_nl_dump(nl, dump_copy_cb, c, err, sizeof(err));
+	e = spritz_nl_dump(nl, SPRITZ_NL_ALL, dump_copy_cb, c, err, sizeof(err));
 	if (e)
 		printf("# dump: %s\n", err);
 	return e;

@@ -307,9 +307,14 @@ int spritz_nl_abort(struct spritz_nl *nl, char *err, size_t errlen)
 	return simple(nl, SPRITZ_CMD_TABLE_ABORT, err, errlen);
 }
 
-int spritz_nl_flush(struct spritz_nl *nl, char *err, size_t errlen)
+int spritz_nl_flush(struct spritz_nl *nl, uint32_t src_switch, char *err, size_t errlen)
 {
-	return simple(nl, SPRITZ_CMD_TABLE_FLUSH, err, errlen);
+	char buf[256];
+	struct nlmsghdr *nlh = spritz_nl_msg(nl, buf, SPRITZ_CMD_TABLE_FLUSH);
+
+	if (src_switch != SPRITZ_NL_ALL)
+		mnl_attr_put_u32(nlh, SPRITZ_A_SRC_SWITCH, src_switch);
+	return spritz_nl_send(nl, nlh, err, errlen);
 }
 
 int spritz_nl_load(struct spritz_nl *nl, uint32_t src_switch, uint32_t num_switches,
@@ -413,7 +418,7 @@ static int dump_cb(const struct nlmsghdr *nlh, void *arg)
 	mnl_attr_for_each_nested(p, paths)
 		n++;
 	d = dp->n ? &dp->d[dp->n - 1] : NULL;
-	if (!d || d->dst != h.dst) {
+	if (!d || d->src_switch != h.src_switch || d->dst != h.dst) {
 		if (dp->n == dp->cap) {
 			size_t cap = dp->cap ? 2 * dp->cap : 64;
 			void *nd = realloc(dp->d, cap * sizeof(*dp->d));
@@ -453,8 +458,8 @@ static void dump_free(struct dump *dp)
 	memset(dp, 0, sizeof(*dp));
 }
 
-int spritz_nl_dump(struct spritz_nl *nl, spritz_nl_dump_cb cb, void *arg, char *err,
-		   size_t errlen)
+int spritz_nl_dump(struct spritz_nl *nl, uint32_t src_switch, spritz_nl_dump_cb cb, void *arg,
+		   char *err, size_t errlen)
 {
 	struct dump dp = { 0 };
 	struct nlmsghdr *nlh;
@@ -473,7 +478,8 @@ int spritz_nl_dump(struct spritz_nl *nl, spritz_nl_dump_cb cb, void *arg, char *
 		dump_free(&dp);
 	}
 	for (i = 0; e == 0 && i < dp.n; i++)
-		e = cb(&dp.d[i], arg);
+		if (src_switch == SPRITZ_NL_ALL || dp.d[i].src_switch == src_switch)
+			e = cb(&dp.d[i], arg);
 	dump_free(&dp);
 	return e;
 }

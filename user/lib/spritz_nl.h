@@ -52,23 +52,26 @@ int spritz_nl_set(struct spritz_nl *nl, uint32_t dst, const struct spritz_nl_pat
 		  uint32_t npaths, char *err, size_t errlen);
 int spritz_nl_commit(struct spritz_nl *nl, char *err, size_t errlen);
 int spritz_nl_abort(struct spritz_nl *nl, char *err, size_t errlen);
-int spritz_nl_flush(struct spritz_nl *nl, char *err, size_t errlen);
+/* Drop the live table of @src_switch, or all of them (SPRITZ_NL_ALL). */
+#define SPRITZ_NL_ALL UINT32_MAX
+int spritz_nl_flush(struct spritz_nl *nl, uint32_t src_switch, char *err, size_t errlen);
 
 /* begin + set for each of @dests + commit; aborts if any step fails. */
 int spritz_nl_load(struct spritz_nl *nl, uint32_t src_switch, uint32_t num_switches,
 		   const struct spritz_nl_dest *dests, size_t ndests, char *err, size_t errlen);
 
 /*
- * Dump the live table: @cb once per destination with all its paths (valid
- * during the call only), in destination order.  A non-zero return of @cb
- * stops and is returned.  The dump is collected completely before the
- * first callback; if the table is replaced meanwhile, the kernel fails the
- * dump with EINTR and it is retried (up to 8 times, then -EINTR), so the
- * callbacks always see exactly one table.  No live table: no callback.
+ * Dump the live tables (of @src_switch only, unless SPRITZ_NL_ALL): @cb
+ * once per destination with all its paths (valid during the call only), in
+ * (source, destination) order.  A non-zero return of @cb stops and is
+ * returned.  The dump is collected completely before the first callback; if
+ * a table is replaced meanwhile, the kernel fails the dump with EINTR and it
+ * is retried (up to 8 times, then -EINTR), so the callbacks always see one
+ * consistent set of tables.  No live table: no callback.
  */
 typedef int (*spritz_nl_dump_cb)(const struct spritz_nl_dest *d, void *arg);
-int spritz_nl_dump(struct spritz_nl *nl, spritz_nl_dump_cb cb, void *arg, char *err,
-		   size_t errlen);
+int spritz_nl_dump(struct spritz_nl *nl, uint32_t src_switch, spritz_nl_dump_cb cb, void *arg,
+		   char *err, size_t errlen);
 
 /*
  * For tests: a message header for @cmd of the family in @buf (at least

@@ -226,7 +226,7 @@ static void flush_table(void)
 	char err[256];
 
 	if (!spritz_nl_open(&nl, err, sizeof(err))) {
-		spritz_nl_flush(nl, err, sizeof(err));
+		spritz_nl_flush(nl, SPRITZ_NL_ALL, err, sizeof(err));
 		spritz_nl_close(nl);
 	}
 }

@@ -200,7 +200,7 @@ out:
 		struct spritz_nl *nl;
 
 		if (!spritz_nl_open(&nl, NULL, 0)) {
-			spritz_nl_flush(nl, NULL, 0);
+			spritz_nl_flush(nl, SPRITZ_NL_ALL, NULL, 0);
 			spritz_nl_close(nl);
 		}
 	}

@@ -483,6 +483,55 @@ static void test_module_picks(void)
 	dump_copy_free(&c);
 }
 
+/*
+ * The source switch comes from the egress device (spritz_devs): a device
+ * without an entry passes packets untouched; a flow keeps the source of the
+ * device it started on.
+ */
+static void test_devices(void)
+{
+	int fd = bpf_map__fd(skel->maps.spritz_devs);
+	struct spritz_dev_key k = { .ifindex = DP_TEST_IFINDEX };
+	struct spritz_stats st0, st1;
+	struct spec s = TCP6();
+	struct spritz_flow f;
+	struct pkt in, out;
+	uint32_t ret;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	dp_reset(skel);
+	pkt_build(&in, &s);
+	ASSERT_OK(bpf_map_delete_elem(fd, &k), "remove the device");
+	dp_stats(skel, &st0);
+	ASSERT_OK(dp_run(prog, &in, &out, &ret, 0), "run");
+	dp_stats(skel, &st1);
+	ASSERT_EQ(ret, (uint32_t)-1, "verdict: next");
+	ASSERT_TRUE(out.len == in.len && !memcmp(out.b, in.b, in.len), "no device: byte-identical");
+	ASSERT_EQ(st1.un_no_dev - st0.un_no_dev, 1, "un_no_dev +1");
+	ASSERT_ERR(dp_flow(skel, &s, &f), "no flow state");
+
+	/* switch 5 has no table: the flow is created on it and not steered */
+	ASSERT_OK(dp_dev_add(skel, DP_TEST_IFINDEX, 5), "device on switch 5");
+	dp_stats(skel, &st0);
+	ASSERT_OK(dp_run(prog, &in, &out, &ret, 0), "run");
+	dp_stats(skel, &st1);
+	ASSERT_TRUE(out.len == in.len && !memcmp(out.b, in.b, in.len), "no table: byte-identical");
+	ASSERT_EQ(st1.pick_fail - st0.pick_fail, 1, "pick fails for switch 5");
+	if (ASSERT_OK(dp_flow(skel, &s, &f), "flow state"))
+		ASSERT_EQ(f.src_switch, 5, "flow source = device's switch");
+
+	/* back on switch 0: new flows are steered from its table */
+	ASSERT_OK(dp_dev_add(skel, DP_TEST_IFINDEX, 0), "device on switch 0");
+	dp_reset(skel);
+	ASSERT_OK(dp_run(prog, &in, &out, &ret, 0), "run");
+	ASSERT_EQ(get32(out.b + pkt_l3(&s)) & 0xfffff, EV_D1, "steered from switch 0's table");
+	if (ASSERT_OK(dp_flow(skel, &s, &f), "flow state")) {
+		ASSERT_EQ(f.src_switch, 0, "flow source");
+		ASSERT_EQ(f.dst_switch, 1, "flow destination");
+	}
+}
+
 static void test_destroy(void)
 {
 	dp_destroy(&skel, &nl);
@@ -495,6 +544,7 @@ static const struct test_case tests[] = {
 	{ "algorithms", test_algorithms },
 	{ "small_flow", test_small_flow },
 	{ "module_picks", test_module_picks },
+	{ "devices", test_devices },
 	{ "destroy", test_destroy },
 };
 

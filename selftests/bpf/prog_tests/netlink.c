@@ -94,7 +94,7 @@ static void test_load_dump(void)
 
 	if (!ASSERT_OK_PTR(nl, "socket"))
 		return;
-	spritz_nl_flush(nl, NULL, 0);
+	spritz_nl_flush(nl, SPRITZ_NL_ALL, NULL, 0);
 	if (!ASSERT_OK(dump_table(nl, &c), "dump empty") || !ASSERT_EQ(c.n, 0, "empty"))
 		return;
 	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t1, 3, err, sizeof(err)), "load"))
@@ -121,11 +121,11 @@ static void test_replace(void)
 	if (!ASSERT_OK(dump_table(nl, &c), "dump") || !ASSERT_GT(c.n, 0, "table"))
 		return;
 	gen = c.d[0].generation;
-	if (!ASSERT_OK(spritz_nl_load(nl, 5, 10, &t2, 1, err, sizeof(err)), "replace"))
+	if (!ASSERT_OK(spritz_nl_load(nl, 0, 10, &t2, 1, err, sizeof(err)), "replace"))
 		printf("# %s\n", err);
 	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_EQ(c.n, 1, "one destination")) {
 		ASSERT_EQ(c.d[0].dst, 9, "dst");
-		ASSERT_EQ(c.d[0].src_switch, 5, "src");
+		ASSERT_EQ(c.d[0].src_switch, 0, "src");
 		ASSERT_EQ(c.d[0].num_switches, 10, "num_switches");
 		ASSERT_GT(c.d[0].generation, gen, "generation bumped");
 		ASSERT_EQ(c.d[0].npaths, 2, "paths");
@@ -139,6 +139,50 @@ static void test_replace(void)
 		ASSERT_TRUE(c.n == 1 && c.d[0].dst == 9, "abort left the live table");
 	/* back to table 1 for the next tests */
 	ASSERT_OK(spritz_nl_load(nl, 0, NSW, t1, 3, err, sizeof(err)), "load t1");
+	dump_copy_free(&c);
+}
+
+/*
+ * One table per source switch: loading another source adds a table, the
+ * dump lists them in (source, destination) order, a flush drops one.
+ */
+static void test_sources(void)
+{
+	struct spritz_nl_path q[1] = {
+		{ .ev = SPRITZ_EV(3, 4), .lat_class = 0, .base_weight = SPRITZ_WEIGHT_ONE },
+	};
+	struct spritz_nl_dest t2[2] = {
+		{ .dst = 0, .npaths = 1, .paths = q },
+		{ .dst = 1, .npaths = 1, .paths = q },
+	};
+	struct dump_copy c = { 0 };
+	int i, n0 = 0, n7 = 0;
+
+	if (!ASSERT_OK(spritz_nl_load(nl, 7, NSW, t2, 2, err, sizeof(err)), "load src 7"))
+		printf("# %s\n", err);
+	if (ASSERT_OK(dump_table(nl, &c), "dump")) {
+		for (i = 0; i < c.n; i++) {
+			n0 += c.d[i].src_switch == 0;
+			n7 += c.d[i].src_switch == 7;
+			if (i)
+				ASSERT_TRUE(c.d[i - 1].src_switch < c.d[i].src_switch ||
+						    (c.d[i - 1].src_switch == c.d[i].src_switch &&
+						     c.d[i - 1].dst < c.d[i].dst),
+					    "(source, destination) order");
+		}
+		ASSERT_EQ(n0, 3, "src 0 lists kept");
+		ASSERT_EQ(n7, 2, "src 7 lists");
+		ASSERT_EQ(c.n, 5, "both tables");
+	}
+	ASSERT_EQ(knob_get("tables"), 5, "sysfs tables: lists of both");
+	ASSERT_OK(spritz_nl_flush(nl, 7, err, sizeof(err)), "flush src 7");
+	if (ASSERT_OK(dump_table(nl, &c), "dump")) {
+		ASSERT_EQ(c.n, 3, "src 0 only");
+		for (i = 0; i < c.n; i++)
+			ASSERT_EQ(c.d[i].src_switch, 0, "src");
+	}
+	/* flushing a source without a table is not an error */
+	ASSERT_OK(spritz_nl_flush(nl, 7, err, sizeof(err)), "flush src 7 again");
 	dump_copy_free(&c);
 }
 
@@ -284,7 +328,7 @@ static void test_unprivileged(void)
 		if (spritz_nl_open(&u, err, sizeof(err)))
 			_exit(3);
 		ok &= spritz_nl_begin(u, 0, NSW, err, sizeof(err)) == -EPERM;
-		ok &= spritz_nl_flush(u, err, sizeof(err)) == -EPERM;
+		ok &= spritz_nl_flush(u, SPRITZ_NL_ALL, err, sizeof(err)) == -EPERM;
 		ok &= spritz_nl_commit(u, err, sizeof(err)) == -EPERM;
 		ok &= dump_table(u, &c) == 0 && c.n == 3; /* reading is allowed */
 		_exit(ok ? 0 : 1);
@@ -327,7 +371,7 @@ static void test_flush(void)
 {
 	struct dump_copy c = { 0 };
 
-	ASSERT_OK(spritz_nl_flush(nl, err, sizeof(err)), "flush");
+	ASSERT_OK(spritz_nl_flush(nl, SPRITZ_NL_ALL, err, sizeof(err)), "flush");
 	if (ASSERT_OK(dump_table(nl, &c), "dump"))
 		ASSERT_EQ(c.n, 0, "no table");
 	ASSERT_EQ(knob_get("tables"), 0, "sysfs tables");
@@ -340,6 +384,7 @@ static const struct test_case cases[] = {
 	{ "open", test_open },
 	{ "load_dump", test_load_dump },
 	{ "replace", test_replace },
+	{ "sources", test_sources },
 	{ "malformed", test_malformed },
 	{ "unprivileged", test_unprivileged },
 	{ "knob_reweights", test_knob_reweights },

@@ -242,6 +242,32 @@ static void test_errors(void)
 	ASSERT_EQ(timeout(6, 0), -ENOENT, "timeout on an unknown destination");
 }
 
+/* Picks and timeouts go to the table of the source switch they name. */
+static void test_sources(void)
+{
+	struct spritz_nl_path q[1] = {
+		{ .ev = SPRITZ_EV(200, 201), .lat_class = 0, .base_weight = SPRITZ_WEIGHT_ONE },
+	};
+	struct spritz_nl_dest t = { .dst = 1, .npaths = 1, .paths = q };
+
+	if (!ASSERT_OK(spritz_nl_load(nl, 3, NSW, &t, 1, err, sizeof(err)), "load src 3"))
+		printf("# %s\n", err);
+	skel->bss->src = 3;
+	if (ASSERT_OK(run_picks(1, 0, 10), "run"))
+		ASSERT_EQ(skel->bss->hist[q[0].ev], skel->bss->picks, "src 3: its only path");
+	ASSERT_EQ(skel->bss->errors, 0, "pick errors");
+	ASSERT_EQ(timeout(1, p1[0].ev), -ENOENT, "src 3 has no path of src 0");
+	ASSERT_OK(run_picks(2, 0, 1), "run");
+	ASSERT_EQ(skel->bss->last_err, -ENOENT, "src 3 has no list for dst 2");
+	skel->bss->src = 4;
+	ASSERT_OK(run_picks(1, 0, 1), "run");
+	ASSERT_EQ(skel->bss->last_err, -ENOENT, "no table for src 4");
+	skel->bss->src = 0;
+	if (ASSERT_OK(run_picks(1, 0, 10), "run"))
+		ASSERT_EQ(skel->bss->hist[q[0].ev], 0, "src 0 never picks src 3's path");
+	ASSERT_OK(spritz_nl_flush(nl, 3, err, sizeof(err)), "flush src 3");
+}
+
 static void test_disable(void)
 {
 	struct dump_copy c = { 0 };
@@ -357,7 +383,7 @@ static void test_timer(void)
 static void test_teardown(void)
 {
 	if (nl)
-		ASSERT_OK(spritz_nl_flush(nl, err, sizeof(err)), "flush");
+		ASSERT_OK(spritz_nl_flush(nl, SPRITZ_NL_ALL, err, sizeof(err)), "flush");
 	spritz_nl_close(nl);
 	pick__destroy(skel);
 	knob_set("w_scale", SPRITZ_DEF_W_SCALE);
@@ -370,6 +396,7 @@ static const struct test_case cases[] = {
 	{ "uniform", test_uniform },
 	{ "min_bias", test_min_bias },
 	{ "errors", test_errors },
+	{ "sources", test_sources },
 	{ "disable", test_disable },
 	{ "last_path", test_last_path },
 	{ "timer", test_timer },

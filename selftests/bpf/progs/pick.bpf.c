@@ -14,7 +14,7 @@
 
 #define PICKS_PER_RUN 1000
 
-__u32 dst, flags, ev;
+__u32 src, dst, flags, ev;
 __u32 hist[65536]; /* picks per EV */
 __u64 picks, errors, bad, switches;
 __s32 last_err, timeout_ret, knobs_ret;
@@ -28,7 +28,7 @@ int pick(struct __sk_buff *skb)
 
 #pragma clang loop unroll(disable)
 	for (i = 0; i < PICKS_PER_RUN; i++) {
-		__s32 r = bpf_spritz_pick(dst, flags);
+		__s32 r = bpf_spritz_pick(src, dst, flags);
 
 		if (r < 0) {
 			errors++;
@@ -53,7 +53,7 @@ int pick(struct __sk_buff *skb)
 SEC("tc")
 int timeout(struct __sk_buff *skb)
 {
-	timeout_ret = bpf_spritz_path_timeout(dst, ev);
+	timeout_ret = bpf_spritz_path_timeout(src, dst, ev);
 	return 0;
 }
 
@@ -75,7 +75,7 @@ int empty(struct __sk_buff *skb)
 SEC("tc")
 int pick_once(struct __sk_buff *skb)
 {
-	return bpf_spritz_pick(dst, flags) < 0;
+	return bpf_spritz_pick(src, dst, flags) < 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";
