@@ -1,0 +1,927 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * flowgen: TCP flows between the lab fabric's host namespaces
+ * (Documentation/lab.rst, "Flow generator").
+ *
+ *	flowgen gen TOPO --scenario NAME --size BYTES [--seed N]
+ *	flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] [--out FILE]
+ *
+ * gen prints a flow list for a scenario (motivational, permutation,
+ * adversarial, incast) on TOPO, one flow a line:
+ *
+ *	START_US SRC_ADDR DST_ADDR SIZE_BYTES TAG
+ *
+ * run reads such a list ("-" = stdin), maps each address to its host
+ * namespace with the lab plan (/run/spritz-lab/plan), forks one receiver
+ * per destination namespace and, once they listen, one sender per source
+ * namespace (setns() on /run/netns/NAME).  Senders open a TCP connection
+ * per flow at its start time, send a 16-byte header (flow id, size) and
+ * SIZE payload bytes, shut down their side and wait for the receiver to
+ * close.  A flow is finished when its receiver read SIZE bytes and the
+ * sender's EOF before the deadline; its FCT runs from the sender's
+ * connect() to the receiver's last byte (CLOCK_MONOTONIC, one clock for
+ * every namespace).  Retransmissions are TCP_INFO tcpi_total_retrans of
+ * the sender's socket when the flow ends or the deadline passes.  The
+ * result is JSON (libjansson), on stdout or in FILE.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "swtables.h"
+#include "topo.h"
+
+#define FG_HDR 16
+#define FG_MAX_NS 1024
+#define FG_MAX_FLOWS 65536
+
+struct flow {
+	long start_us;
+	char src[64], dst[64], tag[32];
+	long long size;
+	int src_ns, dst_ns;
+	struct sockaddr_storage dst_sa;
+	socklen_t dst_len;
+	/* results */
+	long long t_start, t_end;	/* ns, CLOCK_MONOTONIC; 0 = not seen */
+	long long rx_bytes;
+	int rx_eof, tx_done, started;
+	unsigned int retrans;
+	char err[96];
+};
+
+static struct flow *flows;
+static int nflows;
+static char ns_name[FG_MAX_NS][32];
+static int nns;
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("flowgen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------- gen */
+
+struct host {
+	int s, k;
+};
+
+static void print_flow(long start_us, int ss, int sk, int ds, int dk, long long size,
+		       const char *tag)
+{
+	uint8_t a[16], b[16];
+	char sa[64], da[64];
+
+	spritz_lab_addr6(ss, sk, a);
+	spritz_lab_addr6(ds, dk, b);
+	inet_ntop(AF_INET6, a, sa, sizeof(sa));
+	inet_ntop(AF_INET6, b, da, sizeof(da));
+	printf("%ld %s %s %lld %s\n", start_us, sa, da, size, tag);
+}
+
+/* Does switch s have a global (inter-group) link into group g? */
+static int links_into(const struct spritz_topo *t, int s, int g)
+{
+	int i;
+
+	for (i = 0; i < spritz_topo_degree(t, s); i++)
+		if (t->group[spritz_topo_port_nbr(t, s, i)] == g)
+			return 1;
+	return 0;
+}
+
+static void shuffle(int *v, int n)
+{
+	int i, j, x;
+
+	for (i = n - 1; i > 0; i--) {
+		j = random() % (i + 1);
+		x = v[i], v[i] = v[j], v[j] = x;
+	}
+}
+
+/*
+ * Motivational (paper §VI-B, Fig. "motivational example"): one monitored
+ * flow from a host of group 0 to a host of group D; the destination group
+ * and a quarter of the others stay idle ("free"), every other group X
+ * (the source group included) gets background flows into the hosts of its
+ * gateway switches (those with a global link into D), from every other
+ * host of X.  The source switch's own link to its gateway gets the flows
+ * of the hosts whose global links land on the source switch.  Background
+ * starts at 0 and lasts 4x longer; the monitored flow starts at 200 ms.
+ */
+static void gen_motivational(const struct spritz_topo *t, long long size)
+{
+	int G = t->ngroups, D = G / 2, src = -1, dst = -1, s, x, i, n;
+	int *free_g = calloc(G, sizeof(int)), *order = calloc(G, sizeof(int));
+	int nfree = G / 4 > 0 ? G / 4 : 1;
+
+	if (!free_g || !order)
+		die("failed to allocate groups: out of memory");
+	if (G < 3)
+		die("failed to generate motivational: %s has %d groups, need 3", t->name, G);
+	/* Source: a switch of group 0 without a link into D and with a host. */
+	for (s = 0; s < t->nsw && src < 0; s++)
+		if (t->group[s] == 0 && t->hosts[s] && !links_into(t, s, D))
+			src = s;
+	for (s = 0; s < t->nsw && dst < 0; s++)
+		if (t->group[s] == D && t->hosts[s] && !links_into(t, s, 0))
+			dst = s;
+	if (src < 0 || dst < 0)
+		die("failed to generate motivational: no source/destination switch in %s", t->name);
+	free_g[D] = 1;
+	for (x = 0, n = 0; x < G; x++)
+		if (x != 0 && x != D)
+			order[n++] = x;
+	shuffle(order, n);
+	for (i = 0; i < nfree && i < n; i++)
+		free_g[order[i]] = 1;
+	print_flow(200000, src, 0, dst, 0, size, "monitored");
+	for (x = 0; x < G; x++) {
+		int gw[64], ngw = 0, next = 0;
+
+		if (free_g[x])
+			continue;
+		for (s = 0; s < t->nsw; s++)
+			if (t->group[s] == x && t->hosts[s] && links_into(t, s, D) && ngw < 64)
+				gw[ngw++] = s;
+		if (!ngw)
+			continue;
+		for (s = 0; s < t->nsw; s++) {
+			int k, j;
+
+			if (t->group[s] != x || links_into(t, s, D))
+				continue;
+			for (k = 0; k < t->hosts[s]; k++) {
+				if (s == src && k == 0)
+					continue;
+				j = gw[next++ % ngw];
+				print_flow(0, s, k, j, 0, 4 * size, "background");
+			}
+			if (s != src)
+				continue;
+			/* Hosts beyond the source switch's global links. */
+			for (i = 0; i < spritz_topo_degree(t, s); i++) {
+				int nb = spritz_topo_port_nbr(t, s, i);
+
+				if (t->group[nb] == x || free_g[t->group[nb]] || !t->hosts[nb])
+					continue;
+				j = gw[next++ % ngw];
+				print_flow(0, nb, 0, j, 0, 4 * size, "background");
+			}
+		}
+	}
+	free(free_g);
+	free(order);
+}
+
+static void gen_pattern(const struct spritz_topo *t, const char *sc, long long size)
+{
+	struct host *h = calloc(t->nhosts ? t->nhosts : 1, sizeof(*h));
+	int *perm = calloc(t->nhosts ? t->nhosts : 1, sizeof(int));
+	int n = 0, s, k, i, tries;
+
+	if (!h || !perm)
+		die("failed to allocate hosts: out of memory");
+	for (s = 0; s < t->nsw; s++)
+		for (k = 0; k < t->hosts[s]; k++)
+			h[n].s = s, h[n].k = k, n++;
+	if (n < 2)
+		die("failed to generate %s: %s has %d hosts", sc, t->name, n);
+	if (!strcmp(sc, "permutation")) {
+		/* A random derangement, receivers outside the sender's group
+		 * where possible (paper §VI-B). */
+		for (tries = 0; tries < 1000; tries++) {
+			int bad = 0;
+
+			for (i = 0; i < n; i++)
+				perm[i] = i;
+			shuffle(perm, n);
+			for (i = 0; i < n; i++)
+				bad += t->group[h[i].s] == t->group[h[perm[i]].s];
+			if (!bad)
+				break;
+		}
+		for (i = 0; i < n; i++)
+			if (perm[i] != i)
+				print_flow(0, h[i].s, h[i].k, h[perm[i]].s, h[perm[i]].k, size,
+					   "permutation");
+	} else if (!strcmp(sc, "adversarial")) {
+		/* Host j of group g sends to host j of group g+1. */
+		int G = t->ngroups, per = n / G;
+
+		for (i = 0; i < n; i++) {
+			int g = t->group[h[i].s], j = 0, m, d = -1;
+
+			for (m = 0; m < i; m++)
+				j += t->group[h[m].s] == g;
+			for (m = 0; m < n && d < 0; m++) {
+				int jj = 0, q;
+
+				if (t->group[h[m].s] != (g + 1) % G)
+					continue;
+				for (q = 0; q < m; q++)
+					jj += t->group[h[q].s] == (g + 1) % G;
+				if (jj == j % (per ? per : 1))
+					d = m;
+			}
+			if (d >= 0)
+				print_flow(0, h[i].s, h[i].k, h[d].s, h[d].k, size, "adversarial");
+		}
+	} else {
+		/* incast: a quarter of the hosts (at least 2, at most 32) into a
+		 * random receiver, the others in a permutation among themselves
+		 * (bystanders); all start at 0 (paper §VI-B). */
+		int rx, nin = n / 4, *in = calloc(n, sizeof(int)), nb = 0, *by = calloc(n, sizeof(int));
+
+		if (!in || !by)
+			die("failed to allocate hosts: out of memory");
+		if (nin < 2)
+			nin = 2;
+		if (nin > 32)
+			nin = 32;
+		for (i = 0; i < n; i++)
+			perm[i] = i;
+		shuffle(perm, n);
+		rx = perm[0];
+		for (i = 1; i <= nin && i < n; i++)
+			in[perm[i]] = 1;
+		for (i = 0; i < n; i++) {
+			if (in[i])
+				print_flow(0, h[i].s, h[i].k, h[rx].s, h[rx].k, size, "incast");
+			else if (i != rx)
+				by[nb++] = i;
+		}
+		if (nb >= 2) {
+			int *p2 = calloc(nb, sizeof(int));
+
+			if (!p2)
+				die("failed to allocate hosts: out of memory");
+			for (i = 0; i < nb; i++)
+				p2[i] = i;
+			do
+				shuffle(p2, nb);
+			while (0);
+			/* rotate the shuffled order by one: a derangement */
+			for (i = 0; i < nb; i++)
+				print_flow(0, h[by[p2[i]]].s, h[by[p2[i]]].k, h[by[p2[(i + 1) % nb]]].s,
+					   h[by[p2[(i + 1) % nb]]].k, size, "bystander");
+			free(p2);
+		}
+		free(in);
+		free(by);
+	}
+	free(h);
+	free(perm);
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "scenario", required_argument, NULL, 'S' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "seed", required_argument, NULL, 's' },
+		{}
+	};
+	const char *sc = NULL;
+	long long size = 0;
+	unsigned long seed = 1;
+	struct spritz_topo *t;
+	char err[512] = "", *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': sc = optarg; break;
+		case 'z':
+			size = strtoll(optarg, &end, 0);
+			if (*end || size <= 0)
+				die("failed to parse --size \"%s\": not a positive byte count", optarg);
+			break;
+		case 's':
+			seed = strtoul(optarg, &end, 0);
+			if (*end)
+				die("failed to parse --seed \"%s\": not a number", optarg);
+			break;
+		default: return 2;
+		}
+	}
+	if (optind != argc - 1 || !sc || !size)
+		die("usage: flowgen gen TOPO --scenario motivational|permutation|adversarial|incast "
+		    "--size BYTES [--seed N]");
+	if (strcmp(sc, "motivational") && strcmp(sc, "permutation") &&
+	    strcmp(sc, "adversarial") && strcmp(sc, "incast"))
+		die("failed to generate \"%s\": unknown scenario (motivational, permutation, "
+		    "adversarial, incast)", sc);
+	if (spritz_topo_parse(argv[optind], &t, err, sizeof(err)))
+		die("failed to parse topology \"%s\": %s", argv[optind], err);
+	if (spritz_lab_check(t, err, sizeof(err)))
+		die("failed to fit %s in the lab: %s", argv[optind], err);
+	srandom(seed);
+	if (!strcmp(sc, "motivational"))
+		gen_motivational(t, size);
+	else
+		gen_pattern(t, sc, size);
+	spritz_topo_free(t);
+	return 0;
+}
+
+/* ------------------------------------------------------------------- run */
+
+static int ns_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nns; i++)
+		if (!strcmp(ns_name[i], name))
+			return i;
+	if (nns == FG_MAX_NS)
+		die("failed to add namespace %s: more than %d", name, FG_MAX_NS);
+	snprintf(ns_name[nns], sizeof(ns_name[nns]), "%s", name);
+	return nns++;
+}
+
+/* Address -> namespace from the plan's host lines. */
+static int addr_ns(const char *plan, const char *addr, struct sockaddr_storage *sa,
+		   socklen_t *len)
+{
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)sa;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)sa;
+	char line[512], ns[64], a6[64], a4[32];
+	uint8_t want[16], have[16];
+	int v6, found = -1;
+	FILE *f;
+
+	memset(sa, 0, sizeof(*sa));
+	if (inet_pton(AF_INET6, addr, want) == 1) {
+		v6 = 1;
+	} else if (inet_pton(AF_INET, addr, want) == 1) {
+		v6 = 0;
+	} else {
+		return -EINVAL;
+	}
+	f = fopen(plan, "r");
+	if (!f)
+		die("failed to open plan %s: %s (is the lab fabric up?)", plan, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "host %*d %*d %63s %*d %*s %63s %31s", ns, a6, a4) != 3)
+			continue;
+		if (v6 && inet_pton(AF_INET6, a6, have) == 1 && !memcmp(have, want, 16))
+			found = ns_index(ns);
+		if (!v6 && inet_pton(AF_INET, a4, have) == 1 && !memcmp(have, want, 4))
+			found = ns_index(ns);
+		if (found >= 0)
+			break;
+	}
+	fclose(f);
+	if (found < 0)
+		return -ENOENT;
+	if (v6) {
+		s6->sin6_family = AF_INET6;
+		memcpy(&s6->sin6_addr, want, 16);
+		*len = sizeof(*s6);
+	} else {
+		s4->sin_family = AF_INET;
+		memcpy(&s4->sin_addr, want, 4);
+		*len = sizeof(*s4);
+	}
+	return found;
+}
+
+static void read_flows(const char *path, const char *plan)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char line[512], extra[8];
+	int lineno = 0, r;
+
+	if (!f)
+		die("failed to open flow list %s: %s", path, strerror(errno));
+	flows = calloc(FG_MAX_FLOWS, sizeof(*flows));
+	if (!flows)
+		die("failed to allocate flows: out of memory");
+	while (fgets(line, sizeof(line), f)) {
+		struct flow *fl = &flows[nflows];
+		char *p = line + strspn(line, " \t");
+
+		lineno++;
+		if (*p == '#' || *p == '\n' || !*p)
+			continue;
+		if (nflows == FG_MAX_FLOWS)
+			die("failed to read %s: more than %d flows", path, FG_MAX_FLOWS);
+		if (sscanf(p, "%ld %63s %63s %lld %31s %7s", &fl->start_us, fl->src, fl->dst,
+			   &fl->size, fl->tag, extra) != 5 || fl->start_us < 0 || fl->size <= 0)
+			die("failed to parse %s line %d: want START_US SRC DST SIZE TAG", path,
+			    lineno);
+		r = addr_ns(plan, fl->src, &fl->dst_sa, &fl->dst_len);
+		if (r < 0)
+			die("failed to map %s line %d: source %s is %s", path, lineno, fl->src,
+			    r == -EINVAL ? "not an address" : "no host of the plan");
+		fl->src_ns = r;
+		r = addr_ns(plan, fl->dst, &fl->dst_sa, &fl->dst_len);
+		if (r < 0)
+			die("failed to map %s line %d: destination %s is %s", path, lineno,
+			    fl->dst, r == -EINVAL ? "not an address" : "no host of the plan");
+		fl->dst_ns = r;
+		if (fl->src_ns == fl->dst_ns)
+			die("failed to parse %s line %d: source and destination are one host",
+			    path, lineno);
+		nflows++;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!nflows)
+		die("failed to read %s: no flows", path);
+}
+
+static void enter_ns(int i)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns_name[i]);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("failed to open %s: %s", path, strerror(errno));
+	if (setns(fd, CLONE_NEWNET))
+		die("failed to enter %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+static int poll_ms(long long until_ns)
+{
+	long long d = until_ns - now_ns();
+
+	if (d <= 0)
+		return 0;
+	d = d / 1000000 + 1;
+	return d > 1000 ? 1000 : (int)d;
+}
+
+struct rconn {
+	int fd;
+	unsigned char hdr[FG_HDR];
+	int hlen;
+	int id;
+	long long bytes, t_last;
+};
+
+/* One receiver: every flow into namespace ns, until all closed or deadline. */
+static void receiver(int ns, int port, int readyfd, FILE *out, long long deadline)
+{
+	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
+	static char buf[65536];
+	struct rconn *c;
+	struct pollfd *pfd;
+	int lfd, one = 1, zero = 0, n = 0, i, expected = 0, done = 0;
+
+	enter_ns(ns);
+	for (i = 0; i < nflows; i++)
+		expected += flows[i].dst_ns == ns;
+	c = calloc(expected + 1, sizeof(*c));
+	pfd = calloc(expected + 2, sizeof(*pfd));
+	if (!c || !pfd)
+		die("failed to allocate connections: out of memory");
+	lfd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (lfd < 0)
+		die("%s: failed to create socket: %s", ns_name[ns], strerror(errno));
+	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(lfd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 4096))
+		die("%s: failed to listen on port %d: %s", ns_name[ns], port, strerror(errno));
+	if (write(readyfd, "r", 1) != 1)
+		die("failed to signal readiness: %s", strerror(errno));
+	close(readyfd);
+	while (done < expected && now_ns() < deadline) {
+		int np = 0;
+
+		pfd[np].fd = lfd, pfd[np++].events = POLLIN;
+		for (i = 0; i < n; i++)
+			pfd[np].fd = c[i].fd, pfd[np++].events = c[i].fd >= 0 ? POLLIN : 0;
+		if (poll(pfd, np, poll_ms(deadline)) < 0 && errno != EINTR)
+			die("%s: failed to poll: %s", ns_name[ns], strerror(errno));
+		if (pfd[0].revents & POLLIN) {
+			int fd;
+
+			while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
+				if (n == expected) {	/* not ours */
+					close(fd);
+					continue;
+				}
+				c[n].fd = fd, c[n].id = -1;
+				n++;
+			}
+		}
+		for (i = 0; i < n; i++) {
+			ssize_t r;
+
+			if (c[i].fd < 0 || !(pfd[i + 1].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			while ((r = read(c[i].fd, buf, sizeof(buf))) > 0) {
+				long long t = now_ns();
+				ssize_t off = 0;
+
+				if (c[i].hlen < FG_HDR) {
+					off = FG_HDR - c[i].hlen < r ? FG_HDR - c[i].hlen : r;
+					memcpy(c[i].hdr + c[i].hlen, buf, off);
+					c[i].hlen += off;
+					if (c[i].hlen == FG_HDR) {
+						uint32_t id;
+
+						memcpy(&id, c[i].hdr, 4);
+						c[i].id = (int)ntohl(id);
+					}
+				}
+				c[i].bytes += r - off;
+				if (r > off)
+					c[i].t_last = t;
+			}
+			if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+				if (c[i].id >= 0)
+					fprintf(out, "R %d %lld %lld %d\n", c[i].id, c[i].bytes,
+						c[i].t_last, r == 0);
+				close(c[i].fd);
+				c[i].fd = -1;
+				done++;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (c[i].fd >= 0 && c[i].id >= 0)
+			fprintf(out, "R %d %lld %lld 0\n", c[i].id, c[i].bytes, c[i].t_last);
+	fflush(out);
+	exit(0);
+}
+
+struct sflow {
+	int id, fd, state;	/* 0 wait, 1 connecting, 2 sending, 3 wait EOF, 4 done */
+	long long sent, total;
+	long long t_start;
+};
+
+static void report_sender(FILE *out, struct sflow *f, const char *err)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+	unsigned int retrans = 0;
+
+	memset(&ti, 0, sizeof(ti));
+	if (f->fd >= 0 && !getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		retrans = ti.tcpi_total_retrans;
+	fprintf(out, "S %d %lld %u %d %s\n", f->id, f->t_start, retrans, f->state == 4,
+		err ? err : "-");
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+/* One sender: every flow out of namespace ns, each at t0 + start. */
+static void sender(int ns, long long t0, FILE *out, long long deadline)
+{
+	static char zero[65536];
+	struct sflow *s;
+	struct pollfd *pfd;
+	int n = 0, i, active;
+
+	enter_ns(ns);
+	signal(SIGPIPE, SIG_IGN);
+	for (i = 0; i < nflows; i++)
+		n += flows[i].src_ns == ns;
+	s = calloc(n, sizeof(*s));
+	pfd = calloc(n, sizeof(*pfd));
+	if (!s || !pfd)
+		die("failed to allocate flows: out of memory");
+	n = 0;
+	for (i = 0; i < nflows; i++)
+		if (flows[i].src_ns == ns) {
+			s[n].id = i, s[n].fd = -1;
+			s[n].total = FG_HDR + flows[i].size;
+			n++;
+		}
+	active = n;
+	while (active && now_ns() < deadline) {
+		long long next = deadline, t = now_ns();
+		int np = 0;
+
+		for (i = 0; i < n; i++) {
+			struct flow *fl = &flows[s[i].id];
+			long long at = t0 + fl->start_us * 1000LL;
+
+			if (s[i].state != 0)
+				continue;
+			if (at > t) {
+				if (at < next)
+					next = at;
+				continue;
+			}
+			s[i].fd = socket(fl->dst_sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+			if (s[i].fd < 0)
+				die("%s: failed to create socket: %s", ns_name[ns], strerror(errno));
+			s[i].t_start = now_ns();
+			s[i].state = 1;
+			if (connect(s[i].fd, (struct sockaddr *)&fl->dst_sa, fl->dst_len) &&
+			    errno != EINPROGRESS) {
+				char e[96];
+
+				snprintf(e, sizeof(e), "connect:%s", strerror(errno));
+				for (char *p = e; *p; p++)
+					if (*p == ' ')
+						*p = '_';
+				report_sender(out, &s[i], e);
+				s[i].state = 5;
+				active--;
+			}
+		}
+		for (i = 0; i < n; i++) {
+			short ev = s[i].state == 1 || s[i].state == 2 ? POLLOUT :
+				   s[i].state == 3 ? POLLIN : 0;
+
+			pfd[i].fd = ev ? s[i].fd : -1;
+			pfd[i].events = ev;
+			pfd[i].revents = 0;
+			np++;
+		}
+		if (poll(pfd, np, poll_ms(next)) < 0 && errno != EINTR)
+			die("%s: failed to poll: %s", ns_name[ns], strerror(errno));
+		for (i = 0; i < n; i++) {
+			struct sflow *f = &s[i];
+
+			if (!pfd[i].revents)
+				continue;
+			if (f->state == 1) {
+				int e = 0;
+				socklen_t el = sizeof(e);
+
+				getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &e, &el);
+				if (e) {
+					char m[96];
+
+					snprintf(m, sizeof(m), "connect:%s", strerror(e));
+					for (char *p = m; *p; p++)
+						if (*p == ' ')
+							*p = '_';
+					report_sender(out, f, m);
+					f->state = 5;
+					active--;
+					continue;
+				}
+				f->state = 2;
+			}
+			while (f->state == 2) {
+				unsigned char hdr[FG_HDR] = {};
+				const void *p = zero;
+				size_t len;
+				ssize_t w;
+
+				if (f->sent < FG_HDR) {
+					uint32_t id = htonl(f->id);
+					uint64_t sz = flows[f->id].size;
+
+					memcpy(hdr, &id, 4);
+					memcpy(hdr + 8, &sz, 8);
+					p = hdr + f->sent;
+					len = FG_HDR - f->sent;
+				} else {
+					len = sizeof(zero);
+					if (f->total - f->sent < (long long)len)
+						len = f->total - f->sent;
+				}
+				w = send(f->fd, p, len, MSG_NOSIGNAL);
+				if (w < 0) {
+					if (errno == EAGAIN || errno == EWOULDBLOCK)
+						break;
+					report_sender(out, f, "send_failed");
+					f->state = 5;
+					active--;
+					break;
+				}
+				f->sent += w;
+				if (f->sent == f->total) {
+					shutdown(f->fd, SHUT_WR);
+					f->state = 3;
+				}
+			}
+			if (f->state == 3 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+				char b[256];
+				ssize_t r = read(f->fd, b, sizeof(b));
+
+				if (r == 0 || (r < 0 && errno != EAGAIN)) {
+					f->state = 4;
+					report_sender(out, f, r == 0 ? NULL : "read_failed");
+					active--;
+				}
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (s[i].state < 4)
+			report_sender(out, &s[i], s[i].state == 0 ? "not_started" : "deadline");
+	fflush(out);
+	exit(0);
+}
+
+static void collect(FILE *f)
+{
+	char line[256], err[96];
+	long long a, b;
+	unsigned int u;
+	int id, x;
+
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "R %d %lld %lld %d", &id, &a, &b, &x) == 4 && id >= 0 &&
+		    id < nflows) {
+			flows[id].rx_bytes = a;
+			flows[id].t_end = b;
+			flows[id].rx_eof = x;
+		} else if (sscanf(line, "S %d %lld %u %d %95s", &id, &a, &u, &x, err) == 5 &&
+			   id >= 0 && id < nflows) {
+			flows[id].t_start = a;
+			flows[id].started = a > 0;
+			flows[id].retrans = u;
+			flows[id].tx_done = x;
+			if (strcmp(err, "-"))
+				snprintf(flows[id].err, sizeof(flows[id].err), "%s", err);
+		}
+	}
+	fclose(f);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "plan", required_argument, NULL, 'p' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "deadline", required_argument, NULL, 'd' },
+		{ "out", required_argument, NULL, 'o' },
+		{}
+	};
+	const char *plan = "/run/spritz-lab/plan", *outpath = NULL;
+	double deadline_s = 30;
+	int port = 5001, c, i, j, ready[2], nrx = 0, nfin = 0;
+	long long t0, deadline;
+	FILE **res;
+	pid_t *pids;
+	int npids = 0;
+	json_t *root, *arr;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': plan = optarg; break;
+		case 'P':
+			port = strtol(optarg, &end, 0);
+			if (*end || port <= 0 || port > 65535)
+				die("failed to parse --port \"%s\": not a port", optarg);
+			break;
+		case 'd':
+			deadline_s = strtod(optarg, &end);
+			if (*end || deadline_s <= 0)
+				die("failed to parse --deadline \"%s\": not a positive number of "
+				    "seconds", optarg);
+			break;
+		case 'o': outpath = optarg; break;
+		default: return 2;
+		}
+	}
+	if (optind != argc - 1)
+		die("usage: flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] "
+		    "[--out FILE]");
+	read_flows(argv[optind], plan);
+	for (i = 0; i < nflows; i++) {
+		if (flows[i].dst_sa.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&flows[i].dst_sa)->sin6_port = htons(port);
+		else
+			((struct sockaddr_in *)&flows[i].dst_sa)->sin_port = htons(port);
+	}
+	res = calloc(2 * nns, sizeof(*res));
+	pids = calloc(2 * nns, sizeof(*pids));
+	if (!res || !pids)
+		die("failed to allocate children: out of memory");
+	/* Start: after every receiver listens; margin for the fork storm. */
+	t0 = now_ns() + 500000000LL + 20000000LL * nns;
+	deadline = t0 + (long long)(deadline_s * 1e9);
+	if (pipe(ready))
+		die("failed to create pipe: %s", strerror(errno));
+	fflush(NULL);
+	for (i = 0; i < nns; i++) {
+		for (j = 0; j < nflows && flows[j].dst_ns != i; j++)
+			;
+		if (j == nflows)
+			continue;
+		res[npids] = tmpfile();
+		if (!res[npids])
+			die("failed to create result file: %s", strerror(errno));
+		pids[npids] = fork();
+		if (pids[npids] < 0)
+			die("failed to fork: %s", strerror(errno));
+		if (!pids[npids]) {
+			close(ready[0]);
+			receiver(i, port, ready[1], res[npids], deadline);
+		}
+		npids++;
+		nrx++;
+	}
+	close(ready[1]);
+	for (i = 0; i < nrx; i++) {
+		char b;
+
+		if (read(ready[0], &b, 1) != 1)
+			die("failed to start receivers: %d of %d listen", i, nrx);
+	}
+	close(ready[0]);
+	for (i = 0; i < nns; i++) {
+		for (j = 0; j < nflows && flows[j].src_ns != i; j++)
+			;
+		if (j == nflows)
+			continue;
+		res[npids] = tmpfile();
+		if (!res[npids])
+			die("failed to create result file: %s", strerror(errno));
+		pids[npids] = fork();
+		if (pids[npids] < 0)
+			die("failed to fork: %s", strerror(errno));
+		if (!pids[npids])
+			sender(i, t0, res[npids], deadline);
+		npids++;
+	}
+	for (i = 0; i < npids; i++) {
+		int st;
+
+		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			die("failed to run: child %d (%s) failed", (int)pids[i],
+			    i < nrx ? "receiver" : "sender");
+		collect(res[i]);
+	}
+	arr = json_array();
+	for (i = 0; i < nflows; i++) {
+		struct flow *f = &flows[i];
+		int fin = f->started && f->rx_eof && f->tx_done && f->rx_bytes == f->size;
+		json_t *o;
+
+		nfin += fin;
+		o = json_pack("{s:i,s:I,s:s,s:s,s:s,s:s,s:I,s:s,s:b,s:I,s:i}", "id", i, "start_us",
+			      (json_int_t)f->start_us, "src", f->src, "dst", f->dst, "src_ns",
+			      ns_name[f->src_ns], "dst_ns", ns_name[f->dst_ns], "size",
+			      (json_int_t)f->size, "tag", f->tag, "finished", fin, "bytes",
+			      (json_int_t)f->rx_bytes, "retransmits", (int)f->retrans);
+		json_object_set_new(o, "fct_us",
+				    fin ? json_integer((f->t_end - f->t_start) / 1000) : json_null());
+		if (f->err[0])
+			json_object_set_new(o, "error", json_string(f->err));
+		json_array_append_new(arr, o);
+	}
+	root = json_pack("{s:I,s:i,s:i,s:o}", "deadline_us", (json_int_t)(deadline_s * 1e6),
+			 "flows_total", nflows, "finished", nfin, "flows", arr);
+	if (outpath) {
+		if (json_dump_file(root, outpath, JSON_INDENT(1)))
+			die("failed to write %s: %s", outpath, strerror(errno));
+	} else {
+		json_dumpf(root, stdout, JSON_INDENT(1));
+		putchar('\n');
+	}
+	json_decref(root);
+	fprintf(stderr, "flowgen: %d flows, %d finished\n", nflows, nfin);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "gen"))
+		return cmd_gen(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	die("usage: flowgen gen|run ... (lab/flowgen.c, Documentation/lab.rst)");
+}
