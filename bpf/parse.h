@@ -140,28 +140,46 @@ struct spritz_hdrs {
 #define spritz_data_end(skb) SPRITZ_CTX_PTR(skb, data_end)
 
 /*
- * Make the first bytes linear, so a packet whose headers sit in paged
- * data is parsed rather than called malformed (does not change a byte).
+ * Make the first @want bytes linear, so a packet whose headers sit in
+ * paged data is parsed rather than called malformed (does not change a
+ * byte).  Called only after a parse found the headers cut short: the
+ * stack's TCP packets have their headers linear and the payload in pages,
+ * and pulling payload into the head for every packet would copy (and may
+ * reallocate) per packet.  1 if it tried: every packet pointer is then
+ * stale, parse again.
  */
 #define SPRITZ_PULL_LEN 128
+#define SPRITZ_PULL_INNER 320
 
-static __always_inline void spritz_pull_headers(struct __sk_buff *skb)
+static __always_inline int spritz_pull_headers(struct __sk_buff *skb, __u32 want)
 {
 	__u32 lin = spritz_data_end(skb) - spritz_data(skb), len = skb->len;
 
-	if (lin < SPRITZ_PULL_LEN && len > lin)
-		bpf_skb_pull_data(skb, len < SPRITZ_PULL_LEN ? len : SPRITZ_PULL_LEN);
+	if (lin >= want || len <= lin)
+		return 0;
+	/* even if it fails: the verifier forgets every packet pointer */
+	bpf_skb_pull_data(skb, len < want ? len : want);
+	return 1;
 }
 
-static __always_inline int spritz_parse(struct __sk_buff *skb, struct spritz_hdrs *h)
+/*
+ * Parse the Ethernet frame at offset @base of the packet: 0 for the packet
+ * itself, the inner frame's offset for a tunnel (VXLAN, Geneve).
+ */
+static __always_inline int spritz_parse_at(struct __sk_buff *skb, __u32 base,
+					   struct spritz_hdrs *h)
 {
 	void *data = spritz_data(skb);
 	void *data_end = spritz_data_end(skb);
-	struct spritz_eth *eth = data;
-	__u32 off = ETH_HLEN, skb_len = skb->len, iplen, l4len;
+	struct spritz_eth *eth;
+	__u32 off, skb_len = skb->len, iplen, l4len;
 	__u16 proto;
 	__u8 l4p;
 
+	/* base <= SPRITZ_INNER_MAX: keep the verifier's range of it small */
+	base &= 0xff;
+	eth = data + base;
+	off = base + ETH_HLEN;
 	if ((void *)(eth + 1) > data_end)
 		return SPRITZ_PK_MALFORMED;
 	proto = eth->proto;
@@ -226,8 +244,8 @@ static __always_inline int spritz_parse(struct __sk_buff *skb, struct spritz_hdr
 		return SPRITZ_PK_NOT_IP;
 	}
 
-	/* off <= 22 + 60 here; keep the verifier's range of it small */
-	off &= 0xff;
+	/* off <= base + 22 + 60 here; keep the verifier's range of it small */
+	off &= 0x1ff;
 	h->l4_off = off;
 	h->l4_len = l4len;
 	if (l4p == IPPROTO_TCP) {
@@ -255,6 +273,56 @@ static __always_inline int spritz_parse(struct __sk_buff *skb, struct spritz_hdr
 		h->l4 = uh;
 		return proto == bpf_htons(ETH_P_IPV6) ? SPRITZ_PK_UDP6 : SPRITZ_PK_UDP4;
 	}
+}
+
+/* The packet's own headers; pulled into the linear part if cut short there. */
+static __always_inline int spritz_parse(struct __sk_buff *skb, struct spritz_hdrs *h)
+{
+	int kind = spritz_parse_at(skb, 0, h);
+
+	if (kind == SPRITZ_PK_MALFORMED && spritz_pull_headers(skb, SPRITZ_PULL_LEN))
+		kind = spritz_parse_at(skb, 0, h);
+	return kind;
+}
+
+/* Tunnel headers after the outer UDP header (RFC 7348, RFC 8926). */
+#define SPRITZ_VXLAN_HLEN 8
+#define SPRITZ_VXLAN_FLAG_I 0x08 /* first byte: VNI valid */
+#define SPRITZ_GENEVE_HLEN 8
+#define SPRITZ_GENEVE_OPT_MAX 32 /* option bytes we step over */
+#define SPRITZ_ETH_P_TEB 0x6558	 /* Geneve protocol type: Ethernet */
+#define SPRITZ_INNER_MAX 160	 /* largest inner frame offset parsed */
+
+/*
+ * Offset of the inner Ethernet frame of a VXLAN (UDP port 4789) or Geneve
+ * (6081) packet whose outer UDP header @h found, or 0 if there is none we
+ * parse: another port, VXLAN without the I flag, Geneve of another version
+ * or protocol, Geneve options longer than SPRITZ_GENEVE_OPT_MAX.
+ */
+static __always_inline __u32 spritz_tunnel_inner(struct __sk_buff *skb,
+						 const struct spritz_hdrs *h, __u16 port)
+{
+	void *data_end = spritz_data_end(skb);
+	__u32 off = (h->l4_off & 0x1ff) + SPRITZ_UDP_HLEN, inner;
+	__u8 *t = spritz_data(skb) + off;
+
+	if ((void *)(t + 8) > data_end)
+		return 0;
+	if (port == 4789) {
+		if (!(t[0] & SPRITZ_VXLAN_FLAG_I))
+			return 0;
+		inner = off + SPRITZ_VXLAN_HLEN;
+	} else if (port == 6081) {
+		__u32 optlen = (t[0] & 0x3f) * 4;
+
+		if ((t[0] >> 6) != 0 || optlen > SPRITZ_GENEVE_OPT_MAX ||
+		    ((__u32)t[2] << 8 | t[3]) != SPRITZ_ETH_P_TEB)
+			return 0;
+		inner = off + SPRITZ_GENEVE_HLEN + optlen;
+	} else {
+		return 0;
+	}
+	return inner <= SPRITZ_INNER_MAX ? inner : 0;
 }
 
 /* First 32-bit word of the IPv6 header: version 4, traffic class 8, flow label 20. */

@@ -15,6 +15,13 @@
  *                   NACK before timeout_us and a TIMEOUT after, as is a send
  *                   left unacknowledged for timeout_us.
  *
+ * VXLAN and Geneve carriers: the TCP flow inside a tunnel flow is tracked
+ * the same way, its sends recorded in the tunnel flow's ring and its ACKs,
+ * which come back inside the peer's tunnel packets (whose outer source port
+ * is the peer's hash, not ours), found through spritz_inner: inner TCP flow
+ * -> tunnel flow.  A tunnel flow that carries more than one inner flow (two
+ * inner flows hashed to one source port) is steered but gets no feedback.
+ *
  * Both leave every packet they do not manage byte-identical, never drop,
  * and return TC_ACT_UNSPEC (= TCX_NEXT): the next program or the default
  * action decides.  Documentation/datapath.rst is the user-facing account.
@@ -68,6 +75,13 @@ struct {
 } spritz_flows SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct spritz_flow_key);   /* inner TCP flow, local end first */
+	__type(value, struct spritz_flow_key); /* its tunnel flow in spritz_flows */
+	__uint(max_entries, SPRITZ_FLOWS_MAX);
+} spritz_inner SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
 	__type(value, struct spritz_stats);
@@ -99,7 +113,6 @@ struct spritz_ctx {
 #define SPRITZ_SACK_MAX 4
 
 struct spritz_scan {
-	struct spritz_ctx c;
 	__u32 mode;
 	__u32 lo;   /* ACK: cumulative ACK; RETRANS: first sequence */
 	__u32 hi;   /* RETRANS: end sequence */
@@ -234,12 +247,12 @@ static __always_inline int spritz_sacked(const struct spritz_scan *s, __u32 star
  * Walk the in-flight ring once and give every pending send the feedback
  * this event means for it (see the file comment).  Global: verified once.
  */
-__noinline int spritz_ring_scan(struct spritz_flow *f, struct spritz_scan *s,
-				struct spritz_stats *st)
+__noinline int spritz_ring_scan(struct spritz_flow *f, const struct spritz_scan *s,
+				const struct spritz_ctx *c, struct spritz_stats *st)
 {
 	int i, n = 0;
 
-	if (!f || !s || !st)
+	if (!f || !s || !c || !st)
 		return 0;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
 		struct spritz_inflight *e = &f->ring[i];
@@ -248,21 +261,21 @@ __noinline int spritz_ring_scan(struct spritz_flow *f, struct spritz_scan *s,
 
 		if (e->state != SPRITZ_IF_PENDING)
 			continue;
-		age = s->c.now > e->sent_ns ? s->c.now - e->sent_ns : 0;
+		age = c->now > e->sent_ns ? c->now - e->sent_ns : 0;
 		if (s->mode == SPRITZ_SCAN_RETRANS) {
 			/* overlaps the range sent again: lost */
 			if (seq_before(e->start_seq, s->hi) && seq_before(s->lo, e->end_seq))
-				kind = age < s->c.timeout_ns ? SPRITZ_FB_NACK : SPRITZ_FB_TIMEOUT;
+				kind = age < c->timeout_ns ? SPRITZ_FB_NACK : SPRITZ_FB_TIMEOUT;
 		} else if (!seq_before(s->lo, e->end_seq) ||
 			   spritz_sacked(s, e->start_seq, e->end_seq)) {
 			kind = s->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK;
-		} else if (age >= s->c.timeout_ns) {
+		} else if (age >= c->timeout_ns) {
 			kind = SPRITZ_FB_TIMEOUT;
 		}
 		if (kind < 0)
 			continue;
 		e->state = SPRITZ_IF_FREE;
-		spritz_fb_one(f, &s->c.cfg, st, kind, e->ev | (__u32)e->lat_class << 16);
+		spritz_fb_one(f, &c->cfg, st, kind, e->ev | (__u32)e->lat_class << 16);
 		n++;
 	}
 	return n;
@@ -390,6 +403,63 @@ static __always_inline __u32 spritz_segs(struct __sk_buff *skb)
 
 /* -------------------------------------------------------------- egress */
 
+/* Bytes of sequence space a segment takes: payload, SYN and FIN. */
+static __always_inline __u32 spritz_tcp_dlen(const struct spritz_tcp *th, __u32 l4_len)
+{
+	__u32 dlen = l4_len - (th->doff_res >> 4) * 4;
+
+	if (th->flags & SPRITZ_TCP_SYN)
+		dlen++;
+	if (th->flags & SPRITZ_TCP_FIN)
+		dlen++;
+	return dlen;
+}
+
+/*
+ * TCP data [@seq, @end) about to leave on @f: a send of sequence already
+ * sent is a retransmission, feedback for the sends it repeats (NACK or
+ * TIMEOUT); then snd_nxt advances.
+ */
+static __always_inline void spritz_tcp_presend(struct spritz_flow *f, const struct spritz_ctx *c,
+					       struct spritz_stats *st, __u32 seq, __u32 end)
+{
+	if ((f->flags & SPRITZ_FLOW_F_HAVE_SEQ) && seq_before(seq, f->snd_nxt)) {
+		struct spritz_scan s;
+
+		st->eg_retrans++;
+		__builtin_memset(&s, 0, sizeof(s));
+		s.mode = SPRITZ_SCAN_RETRANS;
+		s.lo = seq;
+		s.hi = end;
+		spritz_ring_scan(f, &s, c, st);
+	}
+	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ) || seq_before(f->snd_nxt, end))
+		f->snd_nxt = end;
+	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
+		f->snd_una = seq;
+	f->flags |= SPRITZ_FLOW_F_HAVE_SEQ;
+}
+
+/* Record the send [@seq, @end) on @ev_lat (EV | class << 16) in @f's ring. */
+static __always_inline void spritz_ring_record(struct spritz_flow *f, const struct spritz_ctx *c,
+					       struct spritz_stats *st, __u32 seq, __u32 end,
+					       __u32 ev_lat, __u32 segs)
+{
+	__u32 slot = f->ring_head & SPRITZ_RING_MASK;
+	struct spritz_inflight *e = &f->ring[slot];
+
+	f->ring_head++;
+	if (e->state == SPRITZ_IF_PENDING)
+		st->eg_ring_overrun++;
+	e->sent_ns = c->now;
+	e->start_seq = seq;
+	e->end_seq = end;
+	e->ev = ev_lat & 0xffff;
+	e->lat_class = (ev_lat >> 16) & 0xff;
+	e->segs = segs > 0xffff ? 0xffff : segs;
+	e->state = SPRITZ_IF_PENDING;
+}
+
 static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spritz_hdrs *h,
 					      struct spritz_stats *st)
 {
@@ -398,7 +468,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow *f;
 	struct spritz_ctx c;
-	__u32 seq, dlen, end, segs, slot;
+	__u32 seq, dlen, end, segs;
 	__u8 tflags;
 	int r;
 
@@ -417,11 +487,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	st->eg_segs += segs;
 	tflags = th->flags;
 	seq = bpf_ntohl(th->seq);
-	dlen = h->l4_len - (th->doff_res >> 4) * 4;
-	if (tflags & SPRITZ_TCP_SYN)
-		dlen++;
-	if (tflags & SPRITZ_TCP_FIN)
-		dlen++;
+	dlen = spritz_tcp_dlen(th, h->l4_len);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 
@@ -439,22 +505,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 
 	spritz_ctx_load(&c);
 	end = seq + dlen;
-	if ((f->flags & SPRITZ_FLOW_F_HAVE_SEQ) && seq_before(seq, f->snd_nxt)) {
-		struct spritz_scan s;
-
-		st->eg_retrans++;
-		__builtin_memset(&s, 0, sizeof(s));
-		s.c = c;
-		s.mode = SPRITZ_SCAN_RETRANS;
-		s.lo = seq;
-		s.hi = end;
-		spritz_ring_scan(f, &s, st);
-	}
-	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ) || seq_before(f->snd_nxt, end))
-		f->snd_nxt = end;
-	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
-		f->snd_una = seq;
-	f->flags |= SPRITZ_FLOW_F_HAVE_SEQ;
+	spritz_tcp_presend(f, &c, st, seq, end);
 
 	r = spritz_decide(f, &c, st, segs);
 	if (r < 0) {
@@ -466,27 +517,124 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	f->last_ev = r & 0xffff;
 	f->last_lat_class = (r >> 16) & 0xff;
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
-
-	slot = f->ring_head & SPRITZ_RING_MASK;
-	f->ring_head++;
-	{
-		struct spritz_inflight *e = &f->ring[slot];
-
-		if (e->state == SPRITZ_IF_PENDING)
-			st->eg_ring_overrun++;
-		e->sent_ns = c.now;
-		e->start_seq = seq;
-		e->end_seq = end;
-		e->ev = r & 0xffff;
-		e->lat_class = (r >> 16) & 0xff;
-		e->segs = segs > 0xffff ? 0xffff : segs;
-		e->state = SPRITZ_IF_PENDING;
-	}
+	spritz_ring_record(f, &c, st, seq, end, r, segs);
 #ifdef SPRITZ_BENCH
 	/* bench build only: the next repeat of the test run is new data */
 	th->seq = bpf_htonl(end);
 #endif
 	return SPRITZ_TC_NEXT;
+}
+
+/*
+ * The TCP flow key of a parsed TCP packet @h (@kind SPRITZ_PK_TCP6/4):
+ * source end first, or destination end first if @reverse (an ACK coming
+ * in, keyed as its flow's sender sees it).
+ */
+static __always_inline void spritz_tcp_key(struct spritz_flow_key *k, const struct spritz_hdrs *h,
+					   int kind, int reverse)
+{
+	const struct spritz_tcp *th = h->l4;
+	__u8 *a = reverse ? k->daddr : k->saddr, *b = reverse ? k->saddr : k->daddr;
+
+	__builtin_memset(k, 0, sizeof(*k));
+	if (kind == SPRITZ_PK_TCP6) {
+		const struct spritz_ip6 *ip6 = h->l3;
+
+		spritz_copy16(a, ip6->saddr);
+		spritz_copy16(b, ip6->daddr);
+	} else {
+		const struct spritz_ip4 *ip4 = h->l3;
+
+		spritz_v4mapped(a, ip4->saddr);
+		spritz_v4mapped(b, ip4->daddr);
+	}
+	k->sport = bpf_ntohs(reverse ? th->dest : th->source);
+	k->dport = bpf_ntohs(reverse ? th->source : th->dest);
+	k->proto = IPPROTO_TCP;
+}
+
+/*
+ * The TCP packet inside a VXLAN/Geneve packet whose outer headers @h holds
+ * (@outer: SPRITZ_PK_UDP6/4, tunnel port @port): its headers into @ih, and
+ * SPRITZ_PK_TCP6/4, or another kind if there is none.  Pulls the inner
+ * headers into the linear part if they are cut short there; then @h is
+ * parsed again, and -1 means the packet no longer parses as before (every
+ * pointer into it is stale: stop).
+ */
+static __always_inline int spritz_inner_parse(struct __sk_buff *skb, struct spritz_hdrs *h,
+					      int outer, __u16 port, struct spritz_hdrs *ih)
+{
+	__u32 at = spritz_tunnel_inner(skb, h, port);
+	int kind;
+
+	if (!at)
+		return SPRITZ_PK_PROTO;
+	kind = spritz_parse_at(skb, at, ih);
+	if (kind != SPRITZ_PK_MALFORMED || !spritz_pull_headers(skb, SPRITZ_PULL_INNER))
+		return kind;
+	if (spritz_parse_at(skb, 0, h) != outer)
+		return -1;
+	at = spritz_tunnel_inner(skb, h, port);
+	if (!at)
+		return SPRITZ_PK_PROTO;
+	return spritz_parse_at(skb, at, ih);
+}
+
+/* An inner TCP send, read off the packet before it changes. */
+struct spritz_inner_send {
+	struct spritz_flow_key key; /* the inner flow, local end first */
+	__u32 seq, end;
+	__u32 ports, addrs;	    /* its identity in spritz_flow */
+};
+
+/* Fill @in from inner TCP headers @ih (@kind): 1 if it carries data. */
+static __always_inline int spritz_inner_send(const struct spritz_hdrs *ih, int kind,
+					     struct spritz_inner_send *in)
+{
+	const struct spritz_tcp *th = ih->l4;
+	const __u32 *w;
+	__u32 dlen;
+	int i;
+
+	dlen = spritz_tcp_dlen(th, ih->l4_len);
+	if (!dlen || (th->flags & SPRITZ_TCP_RST))
+		return 0;
+	spritz_tcp_key(&in->key, ih, kind, 0);
+	in->seq = bpf_ntohl(th->seq);
+	in->end = in->seq + dlen;
+	in->ports = (__u32)in->key.sport << 16 | in->key.dport;
+	w = (const __u32 *)&in->key;
+	in->addrs = 0;
+	for (i = 0; i < 8; i++)
+		in->addrs ^= w[i];
+	return 1;
+}
+
+/*
+ * Tie tunnel flow @f (key @fkey) to the inner flow of @in: the first inner
+ * send names it (and spritz_inner learns the way back), a send of another
+ * inner flow marks @f mixed for good.  1 if @in's send is to be recorded.
+ */
+static __always_inline int spritz_inner_track(struct spritz_flow *f,
+					      const struct spritz_flow_key *fkey,
+					      const struct spritz_inner_send *in,
+					      struct spritz_stats *st)
+{
+	if (f->flags & SPRITZ_FLOW_F_MIXED)
+		return 0;
+	if (!(f->flags & SPRITZ_FLOW_F_INNER)) {
+		if (bpf_map_update_elem(&spritz_inner, &in->key, fkey, BPF_ANY))
+			return 0;
+		f->inner_ports = in->ports;
+		f->inner_addrs = in->addrs;
+		f->flags |= SPRITZ_FLOW_F_INNER;
+		return 1;
+	}
+	if (f->inner_ports == in->ports && f->inner_addrs == in->addrs)
+		return 1;
+	f->flags |= SPRITZ_FLOW_F_MIXED;
+	st->eg_inner_mixed++;
+	return 0;
 }
 
 static __always_inline int spritz_udp_carrier(__u32 port)
@@ -506,16 +654,30 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 {
 	struct spritz_udp *uh = h->l4;
 	struct spritz_flow_key key __attribute__((aligned(4)));
+	struct spritz_inner_send in __attribute__((aligned(4)));
+	struct spritz_hdrs ih;
 	struct spritz_flow *f;
 	struct spritz_ctx c;
-	__u16 old, new;
+	int r, inner, record = 0;
+	__u16 old, new, port;
 	__u32 segs;
-	int r;
 
-	if (!spritz_udp_carrier(bpf_ntohs(uh->dest))) {
+	port = bpf_ntohs(uh->dest);
+	if (!spritz_udp_carrier(port)) {
 		st->un_udp_port++;
 		return SPRITZ_TC_NEXT;
 	}
+	/* first, as it may pull: only fresh pointers from here on */
+	inner = spritz_inner_parse(skb, h, v6 ? SPRITZ_PK_UDP6 : SPRITZ_PK_UDP4, port, &ih);
+	if (inner < 0) {
+		st->un_malformed++;
+		return SPRITZ_TC_NEXT;
+	}
+	if (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4)
+		inner = spritz_inner_send(&ih, inner, &in);
+	else
+		inner = 0;
+	uh = h->l4;
 	__builtin_memset(&key, 0, sizeof(key));
 	if (v6) {
 		struct spritz_ip6 *ip6 = h->l3;
@@ -540,6 +702,10 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
 	spritz_ctx_load(&c);
+	if (inner && spritz_inner_track(f, &key, &in, st)) {
+		record = 1;
+		spritz_tcp_presend(f, &c, st, in.seq, in.end);
+	}
 	r = spritz_decide(f, &c, st, segs);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
@@ -550,6 +716,10 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	f->last_ev = r & 0xffff;
 	f->last_lat_class = (r >> 16) & 0xff;
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
+	if (record) {
+		spritz_ring_record(f, &c, st, in.seq, in.end, r, segs);
+		st->eg_inner_tcp++;
+	}
 	new = bpf_htons(r & 0xffff);
 	st->eg_rewrites++;
 	if (new == old)
@@ -572,7 +742,6 @@ int spritz_egress(struct __sk_buff *skb)
 	if (!st)
 		return SPRITZ_TC_NEXT;
 	st->eg_packets++;
-	spritz_pull_headers(skb);
 	kind = spritz_parse(skb, &h);
 	switch (kind) {
 	case SPRITZ_PK_TCP6:
@@ -669,39 +838,16 @@ static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
 	return 1; /* one SACK option per segment */
 }
 
-SEC("tc")
-int spritz_ingress(struct __sk_buff *skb)
+/*
+ * An ACK (TCP header @th, its options in the packet) of managed flow @f:
+ * feedback for every recorded send it covers or that timed out.
+ */
+static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow *f,
+				       const struct spritz_tcp *th, struct spritz_stats *st)
 {
-	struct spritz_stats *st = spritz_stats_get();
-	struct spritz_flow_key key __attribute__((aligned(4)));
-	struct spritz_ip6 *ip6;
-	struct spritz_tcp *th;
-	struct spritz_hdrs h;
 	struct spritz_scan s;
-	struct spritz_flow *f;
+	struct spritz_ctx c;
 	__u32 ack;
-
-	if (!st)
-		return SPRITZ_TC_NEXT;
-	st->in_packets++;
-	spritz_pull_headers(skb);
-	if (spritz_parse(skb, &h) != SPRITZ_PK_TCP6)
-		goto unmanaged;
-	ip6 = h.l3;
-	th = h.l4;
-	if (!(th->flags & SPRITZ_TCP_ACK))
-		goto unmanaged;
-	/* the flow as egress keyed it: local end first */
-	__builtin_memset(&key, 0, sizeof(key));
-	spritz_copy16(key.saddr, ip6->daddr);
-	spritz_copy16(key.daddr, ip6->saddr);
-	key.sport = bpf_ntohs(th->dest);
-	key.dport = bpf_ntohs(th->source);
-	key.proto = IPPROTO_TCP;
-	f = bpf_map_lookup_elem(&spritz_flows, &key);
-	if (!f || !(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
-		goto unmanaged;
-	st->in_acks++;
 
 	__builtin_memset(&s, 0, sizeof(s));
 	ack = bpf_ntohl(th->ack_seq);
@@ -741,11 +887,74 @@ int spritz_ingress(struct __sk_buff *skb)
 			st->in_sack_blocks += s.nsack;
 		}
 	}
-	spritz_ctx_load(&s.c);
+	spritz_ctx_load(&c);
 	if (seq_before(f->snd_una, ack))
 		f->snd_una = ack;
-	spritz_ring_scan(f, &s, st);
-	return SPRITZ_TC_NEXT;
+	spritz_ring_scan(f, &s, &c, st);
+}
+
+/* The tunnel flow whose inner TCP flow the ACK in @ih (@kind) belongs to. */
+static __always_inline struct spritz_flow *spritz_inner_flow(const struct spritz_hdrs *ih, int kind)
+{
+	struct spritz_flow_key key __attribute__((aligned(4)));
+	struct spritz_flow_key *outer;
+	struct spritz_flow *f;
+
+	spritz_tcp_key(&key, ih, kind, 1);
+	outer = bpf_map_lookup_elem(&spritz_inner, &key);
+	if (!outer)
+		return NULL;
+	f = bpf_map_lookup_elem(&spritz_flows, outer);
+	if (!f || (f->flags & SPRITZ_FLOW_F_MIXED))
+		return NULL;
+	return f;
+}
+
+SEC("tc")
+int spritz_ingress(struct __sk_buff *skb)
+{
+	struct spritz_stats *st = spritz_stats_get();
+	struct spritz_flow_key key __attribute__((aligned(4)));
+	struct spritz_hdrs h, ih;
+	struct spritz_tcp *th;
+	struct spritz_flow *f;
+	int kind;
+
+	if (!st)
+		return SPRITZ_TC_NEXT;
+	st->in_packets++;
+	kind = spritz_parse(skb, &h);
+	if (kind == SPRITZ_PK_TCP6) {
+		th = h.l4;
+		if (!(th->flags & SPRITZ_TCP_ACK))
+			goto unmanaged;
+		/* the flow as egress keyed it: local end first */
+		spritz_tcp_key(&key, &h, kind, 1);
+		f = bpf_map_lookup_elem(&spritz_flows, &key);
+		if (!f || !(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
+			goto unmanaged;
+		st->in_acks++;
+		spritz_ack(skb, f, th, st);
+		return SPRITZ_TC_NEXT;
+	}
+	if (kind == SPRITZ_PK_UDP6 || kind == SPRITZ_PK_UDP4) {
+		struct spritz_udp *uh = h.l4;
+
+		/* the peer's tunnel packets come to our tunnel port */
+		kind = spritz_inner_parse(skb, &h, kind, bpf_ntohs(uh->dest), &ih);
+		if (kind != SPRITZ_PK_TCP6 && kind != SPRITZ_PK_TCP4)
+			goto unmanaged;
+		th = ih.l4;
+		if (!(th->flags & SPRITZ_TCP_ACK))
+			goto unmanaged;
+		f = spritz_inner_flow(&ih, kind);
+		if (!f || !(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
+			goto unmanaged;
+		st->in_acks++;
+		st->in_inner_acks++;
+		spritz_ack(skb, f, th, st);
+		return SPRITZ_TC_NEXT;
+	}
 
 unmanaged:
 	st->in_unmanaged++;

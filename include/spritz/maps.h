@@ -10,6 +10,7 @@
  *	spritz_dir	LPM trie  IPv6 prefix (IPv4 as ::ffff:0:0/96) -> dst switch
  *	spritz_udp	array     UDP destination port -> carrier mode
  *	spritz_flows	LRU hash  flow 5-tuple -> algorithm state + in-flight ring
+ *	spritz_inner	LRU hash  TCP flow inside a VXLAN/Geneve flow -> that flow
  *	spritz_stats	per-CPU array[1] of named counters
  */
 #ifndef _SPRITZ_MAPS_H
@@ -24,6 +25,7 @@
 #define SPRITZ_MAP_DIR "spritz_dir"
 #define SPRITZ_MAP_UDP "spritz_udp"
 #define SPRITZ_MAP_FLOWS "spritz_flows"
+#define SPRITZ_MAP_INNER "spritz_inner"
 #define SPRITZ_MAP_STATS "spritz_stats"
 
 /* Map sizes. */
@@ -116,6 +118,8 @@ struct spritz_inflight {
 /* spritz_flow.flags */
 #define SPRITZ_FLOW_F_HAVE_EV (1U << 0) /* last_ev is valid */
 #define SPRITZ_FLOW_F_HAVE_SEQ (1U << 1) /* snd_nxt is valid */
+#define SPRITZ_FLOW_F_INNER (1U << 2)	 /* UDP carrier with an inner TCP flow */
+#define SPRITZ_FLOW_F_MIXED (1U << 3)	 /* ... and more than one: no ring */
 
 /* Per-flow value. */
 struct spritz_flow {
@@ -125,13 +129,15 @@ struct spritz_flow {
 	__u32 src_switch;	  /* the egress device's, at flow creation */
 	__u32 dst_switch;	  /* from the directory at flow creation */
 	__u32 flags;		  /* SPRITZ_FLOW_F_* */
-	__u32 __pad0;
-	__u32 snd_nxt;		  /* highest end_seq sent (TCP) */
-	__u32 snd_una;		  /* highest cumulative ACK seen (TCP) */
+	__u32 inner_ports;	  /* F_INNER: the inner TCP flow's sport << 16 | dport */
+	__u32 inner_addrs;	  /* F_INNER: xor of its address words */
+	__u32 snd_nxt;		  /* highest end_seq sent (TCP, or inner TCP) */
+	__u32 snd_una;		  /* highest cumulative ACK seen (TCP, or inner) */
 	__u32 ring_head;	  /* next slot: ring[ring_head & MASK] */
 	__u16 last_ev;		  /* EV of the last steered packet */
 	__u8 last_lat_class;
 	__u8 __pad;
+	__u32 __pad1;
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 };
 
@@ -152,6 +158,8 @@ struct spritz_stats {
 	__u64 eg_retrans;	/* TCP sends of already sent sequence */
 	__u64 eg_ring_overrun;	/* pending in-flight record overwritten */
 	__u64 eg_csum_fail;	/* UDP checksum helper failed */
+	__u64 eg_inner_tcp;	/* UDP carrier sends of inner TCP data recorded */
+	__u64 eg_inner_mixed;	/* UDP carrier flows seen with a second inner flow */
 	/* egress: unmanaged passes, by reason */
 	__u64 un_not_ip;	/* ARP, LLDP, ... */
 	__u64 un_proto;		/* ICMP, other L4, IPv6 extension headers */
@@ -171,6 +179,7 @@ struct spritz_stats {
 	/* ingress */
 	__u64 in_packets;	/* every packet seen on ingress */
 	__u64 in_acks;		/* TCP ACKs of a managed flow */
+	__u64 in_inner_acks;	/* ... of them inside VXLAN/Geneve */
 	__u64 in_unmanaged;	/* everything else (passes untouched) */
 	__u64 in_sack_blocks;	/* SACK blocks parsed */
 	/* feedback given to the algorithm, by kind */

@@ -35,6 +35,7 @@
 struct pkt {
 	uint8_t b[PKT_MAX];
 	size_t len;
+	size_t flen; /* len before the Ethernet minimum's padding */
 };
 
 /* Description of a test packet; zero fields get defaults (see pkt_build). */
@@ -56,6 +57,11 @@ struct spec {
 	uint8_t tclass;
 	int frag;	      /* IPv4: set MF */
 	int ip4_optwords;     /* IPv4 options (NOPs), 32-bit words */
+	/* UDP: a tunnel packet carrying @inner (VXLAN, or Geneve if geneve) */
+	const struct spec *inner;
+	int geneve;	      /* 0: VXLAN (RFC 7348), 1: Geneve (RFC 8926) */
+	int geneve_optwords;  /* Geneve option length, 32-bit words */
+	uint8_t tunnel_flags; /* VXLAN first byte (0: 0x08, the I flag) */
 };
 
 #define LOCAL6 "2001:db8::1"
@@ -183,6 +189,27 @@ static inline void pkt_build(struct pkt *p, const struct spec *s)
 			memcpy(l4 + 20, s->opts, s->optlen);
 		for (i = 0; i < s->paylen; i++)
 			l4[20 + s->optlen + i] = (uint8_t)(i * 7 + 1);
+	} else if (proto == 17 && s->inner) {
+		static struct pkt in; /* not reentrant: one tunnel level */
+		uint8_t *t = l4 + 8;
+		size_t th = 8 + (s->geneve ? 4 * (size_t)s->geneve_optwords : 0);
+
+		pkt_build(&in, s->inner);
+		memset(t, 0, th);
+		if (s->geneve) {
+			t[0] = (uint8_t)s->geneve_optwords;
+			put16(t + 2, 0x6558);
+			for (i = 0; i < 4 * s->geneve_optwords; i++)
+				t[8 + i] = (uint8_t)(0x80 | i);
+		} else {
+			t[0] = s->tunnel_flags ? s->tunnel_flags : 0x08;
+		}
+		put32(t + 4, 42 << 8); /* VNI 42 */
+		memcpy(t + th, in.b, in.flen);
+		l4len = 8 + th + in.flen;
+		put16(l4, s->sport ? s->sport : 49999);
+		put16(l4 + 2, s->dport ? s->dport : s->geneve ? 6081 : 4789);
+		put16(l4 + 4, (uint16_t)l4len);
 	} else if (proto == 17) {
 		l4len = 8 + s->paylen;
 		put16(l4, s->sport ? s->sport : 49999);
@@ -210,6 +237,7 @@ static inline void pkt_build(struct pkt *p, const struct spec *s)
 		put16(l4 + 6, c ? c : 0xffff);
 	}
 	p->len = (size_t)(l4 - b) + l4len;
+	p->flen = p->len;
 	if (p->len < 60)
 		p->len = 60; /* Ethernet minimum: trailing zero padding */
 }
@@ -427,6 +455,9 @@ static inline void dp_reset(struct spritz *skel)
 	struct spritz_stats *z = calloc(ncpu > 0 ? ncpu : 1, sizeof(*z));
 	uint32_t zero = 0;
 
+	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
+		;
+	fd = bpf_map__fd(skel->maps.spritz_inner);
 	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
 		;
 	if (z)

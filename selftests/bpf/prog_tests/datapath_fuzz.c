@@ -84,6 +84,29 @@ static void gen_valid(struct pkt *p, struct spec *s)
 			s->optlen = 36;
 		opts[3] = (uint8_t)(s->optlen - 2 < opts[3] ? s->optlen - 2 : opts[3]);
 	}
+	/* VXLAN / Geneve: mostly with a TCP packet inside, either direction */
+	if (s->proto == 17 && (s->dport == 4789 || s->dport == 6081) && rnd() % 3) {
+		static struct spec in;
+		int rev = rnd() % 2;
+
+		memset(&in, 0, sizeof(in));
+		in.v4 = rnd() % 2;
+		in.src = in.v4 ? (rev ? "192.168.7.2" : "192.168.7.1") : (rev ? "fd07::2" : "fd07::1");
+		in.dst = in.v4 ? (rev ? "192.168.7.1" : "192.168.7.2") : (rev ? "fd07::1" : "fd07::2");
+		in.sport = rev ? 80 : (uint16_t)(33000 + rnd() % 2);
+		in.dport = rev ? (uint16_t)(33000 + rnd() % 2) : 80;
+		in.seq = 1000 + 100 * (rnd() % 64);
+		in.ack = 1000 + 100 * (rnd() % 64);
+		in.flags = (uint8_t)(0x10 | (rnd() % 2 ? 0x08 : 0) | (rnd() % 4 ? 0 : 0x40));
+		in.paylen = rev ? 0 : (int)(rnd() % 150);
+		in.opts = s->opts;
+		in.optlen = s->optlen;
+		s->opts = NULL;
+		s->optlen = 0;
+		s->inner = &in;
+		s->geneve = s->dport == 6081;
+		s->geneve_optwords = s->geneve ? rnd() % 3 : 0;
+	}
 	pkt_build(p, s);
 }
 
@@ -97,7 +120,8 @@ static void mutate(struct pkt *p)
 	case 1:
 		n = 1 + rnd() % 4;
 		for (i = 0; i < n; i++)
-			p->b[12 + rnd() % 90] ^= (uint8_t)(1 + rnd() % 255);
+			p->b[12 + rnd() % (p->len - 12 < 190 ? p->len - 12 : 190)] ^=
+				(uint8_t)(1 + rnd() % 255);
 		break;
 	case 2: /* truncate */
 		p->len = 14 + rnd() % (p->len - 13);
@@ -265,11 +289,13 @@ static void test_fuzz(void)
 	       (unsigned long long)fc.rewrites, (unsigned long long)fc.csum_checked,
 	       (unsigned long long)fc.identical, (long)(time(NULL) - t0));
 	printf("# feedback: ack %llu ecn %llu nack %llu timeout %llu; malformed %llu, "
-	       "sack blocks %llu\n",
+	       "sack blocks %llu; inside tunnels: %llu sends, %llu ACKs\n",
 	       (unsigned long long)st.fb_ack, (unsigned long long)st.fb_ecn,
 	       (unsigned long long)st.fb_nack, (unsigned long long)st.fb_timeout,
-	       (unsigned long long)st.un_malformed, (unsigned long long)st.in_sack_blocks);
+	       (unsigned long long)st.un_malformed, (unsigned long long)st.in_sack_blocks,
+	       (unsigned long long)st.eg_inner_tcp, (unsigned long long)st.in_inner_acks);
 	ASSERT_GT(fc.rewrites, 0, "some packets managed");
+	ASSERT_GT(st.eg_inner_tcp, 0, "some tunnel packets with inner TCP data");
 	ASSERT_GT(fc.identical, 0, "some packets unmanaged");
 }
 

@@ -497,6 +497,168 @@ static void test_unmanaged(void)
 	ASSERT_EQ(pending(DST1_6), 1, "send still pending");
 }
 
+/* ---------------------------------------------------- tunnels (VXLAN, Geneve) */
+
+#define IN4_LOCAL "192.168.7.1"
+#define IN4_PEER "192.168.7.2"
+#define IN6_LOCAL "fd07::1"
+#define IN6_PEER "fd07::2"
+#define PEER_HASH 51234 /* the peer's outer source port: its own hash */
+
+/* A tunnel send (outer spec @o) of inner TCP [seq, seq + len): sport out. */
+static uint16_t tun_tx(const struct spec *o, struct spec *inner, uint32_t seq, int len)
+{
+	struct pkt p, out;
+	uint32_t ret;
+
+	inner->seq = seq;
+	inner->paylen = len;
+	pkt_build(&p, o);
+	if (!ASSERT_OK(dp_run(eg, &p, &out, &ret, 0), "egress run"))
+		return 0;
+	ASSERT_EQ(pkt_csum_ok(out.b, out.len), 1, "outer UDP checksum valid");
+	/* only the source port (and the checksum) changed */
+	ASSERT_MEMEQ(out.b + pkt_l4(o) + 2, p.b + pkt_l4(o) + 2, 4, "ports/length kept");
+	ASSERT_MEMEQ(out.b + pkt_l4(o) + 8, p.b + pkt_l4(o) + 8, p.len - pkt_l4(o) - 8,
+		     "tunnel header and inner frame byte-identical");
+	return get16(out.b + pkt_l4(o));
+}
+
+/* The peer's tunnel packet (outer @o reversed) with an inner ACK. */
+static void tun_rx(const struct spec *o, const struct spec *inner, uint32_t ack, int ece)
+{
+	struct spec ri = *inner, ro = *o;
+	struct pkt p, out;
+	uint32_t ret;
+
+	ri.src = inner->dst;
+	ri.dst = inner->src;
+	ri.sport = inner->dport;
+	ri.dport = inner->sport;
+	ri.seq = 777;
+	ri.ack = ack;
+	ri.paylen = 0;
+	ri.flags = 0x10 | (ece ? 0x40 : 0);
+	ro.src = o->dst;
+	ro.dst = o->src;
+	ro.sport = PEER_HASH;
+	ro.inner = &ri;
+	pkt_build(&p, &ro);
+	if (!ASSERT_OK(dp_run(in, &p, &out, &ret, 0), "ingress run"))
+		return;
+	ASSERT_EQ(ret, RET_NEXT, "ingress retval");
+	ASSERT_MEMEQ(out.b, p.b, p.len, "ingress leaves the packet byte-identical");
+}
+
+static int tun_pending(const struct spec *o)
+{
+	struct spritz_flow f;
+	int i, n = 0;
+
+	if (dp_flow(skel, o, &f))
+		return -1;
+	for (i = 0; i < SPRITZ_RING_SIZE; i++)
+		n += f.ring[i].state == SPRITZ_IF_PENDING;
+	return n;
+}
+
+/*
+ * Feedback for UDP carriers from the inner TCP: VXLAN over IPv6 with
+ * TCP/IPv4 inside, Geneve (with options) over IPv6 with TCP/IPv6 inside.
+ * Sends are recorded under the tunnel flow, the peer's ACKs (in its own
+ * tunnel packets, another outer source port) find it through spritz_inner.
+ */
+static void test_tunnel(void)
+{
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33000,
+			    .dport = 80, .flags = 0x18 };
+	struct spec vx = { .proto = 17, .inner = &vin };
+	struct spec gin = { .src = IN6_LOCAL, .dst = IN6_PEER, .sport = 33001, .dport = 443,
+			    .flags = 0x18 };
+	struct spec gv = { .proto = 17, .dport = 6081, .inner = &gin, .geneve = 1,
+			   .geneve_optwords = 2 };
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+	char want[64];
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	dp_stats(skel, &s0);
+	ASSERT_EQ(tun_tx(&vx, &vin, 5000, 100), EV_D1, "VXLAN: source port = EV");
+	ASSERT_EQ(tun_pending(&vx), 1, "VXLAN: inner send recorded");
+	if (ASSERT_OK(dp_flow(skel, &vx, &f), "tunnel flow")) {
+		ASSERT_TRUE(f.flags & SPRITZ_FLOW_F_INNER, "F_INNER");
+		ASSERT_EQ(f.ring[0].start_seq, 5000, "ring: inner start");
+		ASSERT_EQ(f.ring[0].end_seq, 5100, "ring: inner end");
+	}
+	tun_rx(&vx, &vin, 5100, 0);
+	ASSERT_EQ(tun_pending(&vx), 0, "VXLAN: inner ACK acknowledged the send");
+	snprintf(want, sizeof(want), "%04x:0/0", EV_D1);
+	if (ASSERT_OK(dp_flow(skel, &vx, &f), "tunnel flow")) {
+		ASSERT_EQ(f.lb.len, 1, "Scout: EV buffered");
+		ASSERT_EQ(f.lb.buf[0].ev, EV_D1, "buffered EV");
+	}
+	tun_tx(&vx, &vin, 5100, 100);
+	tun_rx(&vx, &vin, 5200, 1);
+	/* a pure inner ACK going out is steered but not recorded */
+	tun_tx(&vx, &vin, 5200, 0);
+	ASSERT_EQ(tun_pending(&vx), 0, "inner pure ACK: nothing pending");
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.eg_inner_tcp, 2, "eg_inner_tcp");
+	ASSERT_EQ(d.in_inner_acks, 2, "in_inner_acks");
+	ASSERT_EQ(d.fb_ack, 1, "fb_ack");
+	ASSERT_EQ(d.fb_ecn, 1, "fb_ecn (inner ECE)");
+
+	/* Geneve with 8 bytes of options, TCP/IPv6 inside, to switch 2 */
+	gv.dst = DST2_6;
+	dp_stats(skel, &s0);
+	tun_tx(&gv, &gin, 9000, 200);
+	ASSERT_EQ(tun_pending(&gv), 1, "Geneve: inner send recorded");
+	tun_rx(&gv, &gin, 9200, 0);
+	ASSERT_EQ(tun_pending(&gv), 0, "Geneve: inner ACK acknowledged the send");
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 1, "Geneve: fb_ack");
+
+	/* a second inner flow on the same tunnel flow: steered, no feedback */
+	dp_stats(skel, &s0);
+	vin.sport = 33099;
+	tun_tx(&vx, &vin, 1, 100);
+	vin.sport = 33000;
+	tun_tx(&vx, &vin, 5200, 100);
+	tun_rx(&vx, &vin, 5300, 0);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.eg_inner_mixed, 1, "eg_inner_mixed");
+	ASSERT_EQ(d.eg_inner_tcp, 0, "mixed: nothing recorded");
+	ASSERT_EQ(d.eg_rewrites, 2, "mixed: still steered");
+	ASSERT_EQ(d.fb_ack + d.fb_ecn + d.fb_nack + d.fb_timeout, 0, "mixed: no feedback");
+}
+
+/* Tunnel packets the inner parser does not follow: steered, no feedback. */
+static void test_tunnel_unparsed(void)
+{
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33000,
+			    .dport = 80, .flags = 0x18 };
+	struct spec no_i = { .proto = 17, .inner = &vin, .tunnel_flags = 0x01 };
+	struct spec long_opts = { .proto = 17, .dport = 6081, .inner = &vin, .geneve = 1,
+				  .geneve_optwords = 12 };
+	struct spec rocev2 = { .proto = 17, .dport = 4791, .inner = &vin };
+	const struct spec *cases[] = { &no_i, &long_opts, &rocev2 };
+	struct spritz_stats s0, d;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dp_stats(skel, &s0);
+		ASSERT_EQ(tun_tx(cases[i], &vin, 100, 100), EV_D1, "steered");
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.eg_inner_tcp, 0, "no inner send recorded");
+		ASSERT_EQ(tun_pending(cases[i]), 0, "nothing pending");
+	}
+}
+
 static void test_destroy(void)
 {
 	dp_destroy(&skel, &nl);
@@ -515,6 +677,8 @@ static const struct test_case tests[] = {
 	{ "min_bias", test_min_bias },
 	{ "flicr_ecmp_ops", test_flicr_ecmp_ops },
 	{ "unmanaged", test_unmanaged },
+	{ "tunnel", test_tunnel },
+	{ "tunnel_unparsed", test_tunnel_unparsed },
 	{ "destroy", test_destroy },
 };
 

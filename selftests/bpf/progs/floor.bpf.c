@@ -17,7 +17,6 @@ int floor_prog(struct __sk_buff *skb)
 {
 	struct spritz_hdrs h;
 
-	spritz_pull_headers(skb);
 	if (spritz_parse(skb, &h) == SPRITZ_PK_TCP6) {
 		spritz_set_flowlabel(h.l3, 0x0305);
 		floor_managed++;
