@@ -151,7 +151,7 @@ static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 	struct spritz_knob_values k;
 
 	__builtin_memset(&k, 0, sizeof(k));
-	if (bpf_spritz_knobs(&k, sizeof(k))) {
+	if (!spritz_kfunc_exists(bpf_spritz_knobs) || bpf_spritz_knobs(&k, sizeof(k))) {
 		spritz_lb_cfg_default(&c->cfg);
 		c->timeout_ns = SPRITZ_DEF_TIMEOUT_US * 1000ULL;
 		c->small_flow_bytes = SPRITZ_DEF_SMALL_FLOW_BYTES;
@@ -162,9 +162,26 @@ static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 	}
 }
 
-static __always_inline void spritz_ctx_load(struct spritz_ctx *c)
+/* __sk_buff.tstamp_type of a CLOCK_MONOTONIC delivery time (6.1 and 6.12) */
+#define SPRITZ_SKB_TSTAMP_MONO 1
+
+/*
+ * Now, for a packet leaving: the stack's TCP stamps every skb with its
+ * departure time (EDT, CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns()),
+ * which saves a clock read per packet; anything else (no stamp, or another
+ * clock) reads the clock.  With pacing the departure time may lie slightly
+ * ahead: ages come out that much shorter, which only delays a timeout.
+ */
+static __always_inline __u64 spritz_now_egress(struct __sk_buff *skb)
 {
-	__u64 raw = bpf_ktime_get_ns(), now = raw + spritz_clock_offset_ns;
+	if (skb->tstamp && skb->tstamp_type == SPRITZ_SKB_TSTAMP_MONO)
+		return skb->tstamp;
+	return bpf_ktime_get_ns();
+}
+
+static __always_inline void spritz_ctx_load(struct spritz_ctx *c, __u64 raw)
+{
+	__u64 now = raw + spritz_clock_offset_ns;
 	struct spritz_knob_cache *kc;
 	__u32 zero = 0;
 
@@ -221,7 +238,8 @@ __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *
 		break;
 	}
 	if (act & SPRITZ_LB_ACT_DISABLE_PATH) {
-		if (bpf_spritz_path_timeout(f->src_switch, f->dst_switch, ev) == 0)
+		if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
+		    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, ev) == 0)
 			st->path_disables++;
 		else
 			st->path_disable_fail++;
@@ -309,7 +327,8 @@ static __always_inline int spritz_decide(struct spritz_flow *f, const struct spr
 	}
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		st->pick_min_bias++;
-	r = bpf_spritz_pick(f->src_switch, f->dst_switch, flags);
+	r = spritz_kfunc_exists(bpf_spritz_pick) ?
+		    bpf_spritz_pick(f->src_switch, f->dst_switch, flags) : -1;
 	if (r < 0) {
 		st->pick_fail++;
 		return -1;
@@ -503,7 +522,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		return SPRITZ_TC_NEXT;
 	}
 
-	spritz_ctx_load(&c);
+	spritz_ctx_load(&c, spritz_now_egress(skb));
 	end = seq + dlen;
 	spritz_tcp_presend(f, &c, st, seq, end);
 
@@ -701,7 +720,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	segs = spritz_segs(skb);
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
-	spritz_ctx_load(&c);
+	spritz_ctx_load(&c, spritz_now_egress(skb));
 	if (inner && spritz_inner_track(f, &key, &in, st)) {
 		record = 1;
 		spritz_tcp_presend(f, &c, st, in.seq, in.end);
@@ -887,7 +906,7 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 			st->in_sack_blocks += s.nsack;
 		}
 	}
-	spritz_ctx_load(&c);
+	spritz_ctx_load(&c, bpf_ktime_get_ns());
 	if (seq_before(f->snd_una, ack))
 		f->snd_una = ack;
 	spritz_ring_scan(f, &s, &c, st);

@@ -14,7 +14,22 @@
 #include "knobs.h"
 
 #ifdef __bpf__
+#ifdef SPRITZ_KFUNC_WEAK
+/*
+ * Only for the native benchmark (no spritz.ko on the host): unresolved
+ * kfuncs are 0, and the calls spritz_kfunc_exists() guards are dead code
+ * the verifier drops.
+ */
+#define SPRITZ_KFUNC extern __attribute__((section(".ksyms"), weak))
+#define spritz_kfunc_exists(f)                                                          \
+	({                                                                             \
+		_Static_assert(!__builtin_constant_p(!!(f)), #f " must be weak");     \
+		!!(f);                                                                 \
+	})
+#else
 #define SPRITZ_KFUNC extern __attribute__((section(".ksyms")))
+#define spritz_kfunc_exists(f) 1
+#endif
 #else
 #define SPRITZ_KFUNC
 #endif
