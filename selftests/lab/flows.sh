@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Real TCP flows through the lab fabric (lab/flowgen, lab/run --no-vm):
+# Dragonfly p=1, a=2, h=1, switch mode ECMP.  A permutation (every host
+# sends one flow to a host of another group) must finish with every byte
+# received; the results.json of lab/run must have the documented schema and
+# agree with the per-flow results; flowgen must refuse bad flow lists and
+# change nothing.  With spritz.ko and a spritzctl that brings up several
+# hosts in one kernel: Spritz-Scout flows over a blackholed link finish,
+# and spritzctl shows the EVs crossing the link disabled.
+# Needs root, veth, sch_htb, sch_red (guest suite).
+
+source "$(dirname "$0")/../lib/lib.sh"
+
+require_root
+modprobe -q veth 2>/dev/null
+ip link add spritz-probe0 type veth peer name spritz-probe1 2>/dev/null ||
+	{ echo "# SKIP: no veth"; exit $KSFT_SKIP; }
+ip link del spritz-probe0
+
+TOPO=dragonfly:p=1,a=2,h=1
+FABRIC=$SPRITZ_TOP/lab/fabric
+FLOWGEN=$SPRITZ_OUT/lab/flowgen
+RUN=$SPRITZ_TOP/lab/run
+SPRITZCTL=$SPRITZ_OUT/spritzctl
+SIZE=150000
+DIR=$(mktemp -d /tmp/spritz-lab-flows.XXXXXX)
+
+"$FABRIC" down 2>/dev/null
+trap '"$FABRIC" down; rm -rf "$DIR"' EXIT
+
+# flowgen's results for FLOWS into OUT, in the fabric that is up.
+flows_ok()
+{
+	local out=$1 n bad
+	n=$(jq '.flows | length' "$out")
+	bad=$(jq -r --argjson size $SIZE '.flows[] |
+		select(.finished != true or .bytes != $size or (.fct_us | type) != "number" or
+		       .fct_us <= 0 or (.retransmits | type) != "number") |
+		"flow \(.id) \(.src) -> \(.dst): finished \(.finished), \(.bytes) bytes, fct \(.fct_us)"' "$out")
+	echo "$n flows, $(jq .finished "$out") finished"
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+	[ "$n" -ge 6 ]
+}
+
+test_permutation()
+{
+	"$FABRIC" up "$TOPO" --rate 20 --host-rate 40 --mode ecmp 2>&1 || return 1
+	"$FLOWGEN" gen "$TOPO" --scenario permutation --size $SIZE --seed 2 > "$DIR/flows" || return 1
+	"$FLOWGEN" run "$DIR/flows" --deadline 60 --out "$DIR/out.json" || return 1
+	flows_ok "$DIR/out.json" || return 1
+	# Every flow crossed the fabric: the destinations' host ports sent at
+	# least SIZE bytes each.
+	local got
+	got=$("$SPRITZ_OUT/lab/labctl" counters | jq '[.tx[] | select(.type == "host") | .bytes] | add')
+	echo "host ports sent $got bytes"
+	[ "$got" -ge $((6 * SIZE)) ]
+}
+
+test_bad_input()
+{
+	local before after
+	before=$(ip netns list | wc -l)
+	printf '0 fd00::1 fd00:ff::1 1000 x\n' > "$DIR/bad1"
+	expect 1 "destination fd00:ff::1 is no host of the plan" "$FLOWGEN" run "$DIR/bad1" || return 1
+	printf '0 fd00::1 fd00:1::1 -5 x\n' > "$DIR/bad2"
+	expect 1 "failed to parse .* line 1" "$FLOWGEN" run "$DIR/bad2" || return 1
+	printf '0 fd00::1 fd00::1 1000 x\n' > "$DIR/bad3"
+	expect 1 "one host" "$FLOWGEN" run "$DIR/bad3" || return 1
+	expect 1 "unknown scenario" "$FLOWGEN" gen "$TOPO" --scenario nope --size 1 || return 1
+	expect 2 "not a fraction" "$RUN" --topo "$TOPO" --scenario permutation \
+		--fail-links 2 --out "$DIR/never" || return 1
+	[ ! -e "$DIR/never" ] || { echo "lab/run created its --out on bad input"; return 1; }
+	after=$(ip netns list | wc -l)
+	[ "$before" = "$after" ] || { echo "namespaces changed: $before -> $after"; return 1; }
+}
+
+test_run_schema()
+{
+	"$FABRIC" down
+	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation --schemes ecmp,minimal \
+		--rate 20 --size $SIZE --deadline 60 --seed 2 --out "$DIR/run" 2>&1 | tail -n 8 || return 1
+	jq -e --argjson size $SIZE '
+		(keys == ["fail_links", "scenario", "schemes", "topo"]) and
+		.topo == "dragonfly:p=1,a=2,h=1" and .scenario == "permutation" and .fail_links == 0 and
+		(.schemes | keys == ["ecmp", "minimal"]) and
+		all(.schemes[]; (keys == ["fct_us", "finished", "flows", "retransmits"]) and
+			.flows >= 6 and .finished == .flows and
+			(.fct_us | keys == ["max", "mean", "p50", "p99"]) and
+			.fct_us.p50 <= .fct_us.p99 and .fct_us.p99 <= .fct_us.max and
+			.fct_us.mean <= .fct_us.max and .fct_us.p50 > 0)' \
+		"$DIR/run/results.json" >/dev/null || { cat "$DIR/run/results.json"; return 1; }
+	# The summary is the per-flow data's: max and count of flows-ecmp.json.
+	local want got
+	want=$(jq '[.flows[].fct_us] | max' "$DIR/run/flows-ecmp.json")
+	got=$(jq '.schemes.ecmp.fct_us.max' "$DIR/run/results.json")
+	[ "$want" = "$got" ] || { echo "max FCT $got, flows say $want"; return 1; }
+	flows_ok "$DIR/run/flows-minimal.json" || return 1
+	[ -s "$DIR/run/results.md" ] && [ -s "$DIR/run/fct.png" ] || { echo "no results.md or fct.png"; return 1; }
+}
+
+# Spritz-Scout over a blackholed link: flows finish, the EVs over the link
+# get disabled (needs several Spritz hosts in one kernel).
+test_spritz_disable()
+{
+	[ -f "$(spritz_ko)" ] || { echo "no spritz.ko for $(uname -r)"; return 4; }
+	"$FABRIC" down
+	"$FABRIC" up "$TOPO" --rate 20 --host-rate 40 --mode spritz 2>&1 || return 1
+	if ! "$FABRIC" hosts "$SPRITZCTL up --dev eth0 --topo $TOPO --switch \$LAB_SWITCH \
+			--addr-plan fd00::/16 --algorithm scout" > "$DIR/up.log" 2>&1; then
+		"$FABRIC" hosts "$SPRITZCTL down --dev eth0" >/dev/null 2>&1
+		if grep -q "already up on another device" "$DIR/up.log"; then
+			echo "spritzctl brings up one device per kernel only"
+			return 4
+		fi
+		cat "$DIR/up.log"
+		return 1
+	fi
+	# Switch 1, port 1 (1 -> 4) lies on paths 0 -> 5 (steer.sh).
+	"$FABRIC" fail 1:1 --blackhole >/dev/null || return 1
+	printf '0 fd00::1 fd00:5::1 %d monitored\n100000 fd00::1 fd00:4::1 %d monitored\n' \
+		$SIZE $SIZE > "$DIR/sflows"
+	"$FLOWGEN" run "$DIR/sflows" --deadline 60 --out "$DIR/sout.json" || return 1
+	local fin ok=0
+	fin=$(jq '[.flows[] | select(.finished and .bytes == '$SIZE')] | length' "$DIR/sout.json")
+	echo "$fin of 2 flows over the blackholed link finished"
+	if [ "$fin" != 2 ]; then
+		"$FABRIC" hosts "$SPRITZCTL down --dev eth0" >/dev/null
+		return 1
+	fi
+	if ! nsenter --net=/run/netns/h0-0 "$SPRITZCTL" -j show paths > "$DIR/paths.json" 2>&1; then
+		echo "no 'spritzctl show paths': $(head -n 1 "$DIR/paths.json")"
+		"$FABRIC" hosts "$SPRITZCTL down --dev eth0" >/dev/null
+		return 4
+	fi
+	# EVs of 0 -> 5 and 0 -> 4 whose switch sequence crosses 1 -> 4, and
+	# their disable counts in switch 0's table.
+	local d evs dis
+	for d in 5 4; do
+		evs=$("$SPRITZCTL" paths "$TOPO" --switch 0 --dst $d -j |
+			jq -c '[.paths[] | select([.switches | range(0; length - 1) as $i |
+				.[$i:$i + 2]] | index([[1, 4]]) != null) | .ev]')
+		dis=$(jq --argjson d $d --argjson evs "$evs" '[.tables[] | select(.src_switch == 0) |
+			.destinations[] | select(.dst == $d) | .paths[] |
+			select(.ev as $e | $evs | index($e) != null) | .disables] | add // 0' "$DIR/paths.json")
+		echo "0 -> $d: EVs over the blackholed link $evs, disables $dis"
+		[ "$dis" -gt 0 ] && ok=1
+	done
+	"$FABRIC" hosts "$SPRITZCTL down --dev eth0" >/dev/null
+	[ $ok = 1 ] || { echo "no disabled EV in 'spritzctl show paths'"; return 1; }
+}
+
+cases=(permutation bad_input run_schema spritz_disable)
+[ $# -gt 0 ] && cases=("$@")
+ktap_header ${#cases[@]}
+for c in "${cases[@]}"; do
+	run_test "$c" "test_$c"
+done
+ktap_finish
