@@ -21,6 +21,7 @@
 /* Debian 12's uapi predates tcx (Linux 6.6). */
 #define SPRITZ_BPF_TCX_INGRESS 46
 #define SPRITZ_BPF_TCX_EGRESS 47
+#define SPRITZ_BPF_LINK_TYPE_TCX 11
 
 const char *spritz_hook_name(enum spritz_hook hook)
 {
@@ -45,6 +46,22 @@ int spritz_link_pin_path(char *buf, size_t len, const char *pin_dir, int ifindex
 	int n = snprintf(buf, len, "%s/link_%d_%s", pin_dir, ifindex, spritz_hook_name(hook));
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Is pinned link @fd a tcx link still attached to @ifindex?  A tcx link
+ * whose device went away stays pinned but reports ifindex 0.  struct
+ * bpf_link_info's tcx member (not in Debian 12's uapi) is {ifindex,
+ * attach_type} at the start of its union, byte 16.
+ */
+static bool link_live(int fd, int ifindex)
+{
+	__u64 info[32] = { 0 };
+	__u32 len = sizeof(info), *w = (__u32 *)info;
+
+	if (bpf_obj_get_info_by_fd(fd, info, &len))
+		return true; /* cannot tell: as before */
+	return w[0] != SPRITZ_BPF_LINK_TYPE_TCX || w[4] == (__u32)ifindex;
 }
 
 static int mkdir_p(const char *dir)
@@ -123,12 +140,18 @@ int spritz_attach(int prog_fd, int ifindex, enum spritz_hook hook, const char *p
 		return err;
 	/* Already attached through a pinned link: swap the program in place. */
 	fd = bpf_obj_get(path);
-	if (fd >= 0) {
+	if (fd >= 0 && link_live(fd, ifindex)) {
 		err = bpf_link_update(fd, prog_fd, NULL);
 		close(fd);
 		if (!err && mode)
 			*mode = SPRITZ_ATTACH_TCX;
 		return err ? -errno : 0;
+	}
+	if (fd >= 0) {
+		/* the pin of a device that is gone (same ifindex reused) */
+		close(fd);
+		if (unlink(path) && errno != ENOENT)
+			return -errno;
 	}
 	fd = bpf_link_create(prog_fd, ifindex, (enum bpf_attach_type)type, NULL);
 	if (fd < 0) {
@@ -153,10 +176,18 @@ int spritz_attach(int prog_fd, int ifindex, enum spritz_hook hook, const char *p
 enum spritz_attach_mode spritz_attached(int ifindex, enum spritz_hook hook, const char *pin_dir)
 {
 	char path[256];
+	int fd;
 
-	if (!spritz_link_pin_path(path, sizeof(path), pin_dir, ifindex, hook) &&
-	    access(path, F_OK) == 0)
-		return SPRITZ_ATTACH_TCX;
+	if (!spritz_link_pin_path(path, sizeof(path), pin_dir, ifindex, hook)) {
+		fd = bpf_obj_get(path);
+		if (fd >= 0) {
+			bool live = link_live(fd, ifindex);
+
+			close(fd);
+			if (live)
+				return SPRITZ_ATTACH_TCX;
+		}
+	}
 	return tc_present(ifindex, hook) > 0 ? SPRITZ_ATTACH_CLSACT : SPRITZ_ATTACH_NONE;
 }
 

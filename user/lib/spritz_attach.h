@@ -46,12 +46,17 @@ int spritz_link_pin_path(char *buf, size_t len, const char *pin_dir, int ifindex
 /*
  * Attach prog_fd to ifindex's hook: tcx if the kernel has it, else clsact.
  * Already attached (pinned link or our filter present) is not an error: the
- * program is replaced in place.  *mode (may be NULL) says which was used.
+ * program is replaced in place.  A pinned link left by a device that is
+ * gone (an ifindex reused) is replaced.  *mode (may be NULL) says which was
+ * used.
  */
 int spritz_attach(int prog_fd, int ifindex, enum spritz_hook hook, const char *pin_dir,
 		  enum spritz_attach_mode *mode);
 
-/* What is attached at ifindex's hook by Spritz (SPRITZ_ATTACH_NONE: nothing). */
+/*
+ * What is attached at ifindex's hook by Spritz (SPRITZ_ATTACH_NONE: nothing;
+ * a pinned tcx link whose device is gone counts as nothing).
+ */
 enum spritz_attach_mode spritz_attached(int ifindex, enum spritz_hook hook, const char *pin_dir);
 
 /* Detach whatever spritz_attach() attached there; nothing attached is not an error. */

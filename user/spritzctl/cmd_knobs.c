@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * spritzctl set KNOB VALUE | get KNOB | show [config]: the runtime knobs of
+ * spritzctl set KNOB VALUE | get KNOB | show config: the runtime knobs of
  * spritz.ko (/sys/kernel/spritz, Documentation/ABI/testing/sysfs-kernel-spritz).
  *
  * Names, defaults and ranges come from SPRITZ_KNOBS() (include/spritz/knobs.h),
@@ -308,8 +308,8 @@ int cmd_get(int argc, char **argv)
 	return ctl_json_print(j);
 }
 
-/* show config: every knob with its default and range, and the module's counters. */
-static int show_config(void)
+/* show config (cmd_show.c): every knob with its default and range, and the module's counters. */
+int ctl_show_config(void)
 {
 	char buf[128], algo[128], ver[128], tables[32], paths[32];
 	long long vals[NKNOBS];
@@ -360,19 +360,4 @@ static int show_config(void)
 			      "tables", json_value(tables), "paths", json_value(paths),
 			      "knobs", arr);
 	return ctl_json_print(j);
-}
-
-int cmd_show(int argc, char **argv)
-{
-	char *pos[1];
-	int n;
-
-	n = scan_args("show", argc, argv, pos, 1);
-	if (n < 0)
-		return EXIT_USAGE;
-	if (n == 0 || !strcmp(pos[0], "config"))
-		return show_config();
-	ctl_err("failed to show %s: unknown object (supported: config)", pos[0]);
-	ctl_cmd_usage("show", stderr);
-	return EXIT_USAGE;
 }

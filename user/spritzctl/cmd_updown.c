@@ -1,36 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * spritzctl up / down: bring the host datapath up on one device and take
- * it down again (Documentation/deployment.rst).
+ * spritzctl up / down / reload: bring the host datapath up on a device,
+ * take it down again, swap tables while traffic flows
+ * (Documentation/spritzctl.8, Documentation/deployment.rst).
  *
- * up, in order, each step undone in reverse if a later one fails:
- *   1. spritz.ko: "modprobe spritz", else finit_module of $SPRITZ_KO or of
- *      kmod/$(uname -r)/spritz.ko next to the spritzctl binary (an
- *      uninstalled checkout: build/spritzctl, build/kmod/KVER/spritz.ko);
- *   2. this host's table (source switch N) pushed over netlink;
- *   3. the BPF object ($SPRITZ_BPF_OBJ, else bpf/spritz.bpf.o next to the
- *      binary) loaded, spritz_dir filled from the address plan;
- *   4. its maps pinned under /sys/fs/bpf/spritz/;
- *   5. spritz_egress and spritz_ingress attached (spritz_attach.h).
- * Running up on a device where Spritz is already up changes nothing; up on
- * a second device is refused (one device per host for now).
- *
- * down detaches from the device(s), unpins, flushes the table and unloads
- * spritz.ko (if nothing else holds it).
+ * Every device of the host, in whatever network namespace, shares one
+ * pinned object under SPRITZ_PIN_DIR (datapath.h).  up on a device, each
+ * step undone in reverse if a later one fails:
+ *   1. spritz.ko, unless loaded ("modprobe spritz", else $SPRITZ_KO or
+ *      kmod/$(uname -r)/spritz.ko next to the binary);
+ *   2. the endpoint table of the device's switch N, unless the live table
+ *      of N is already this one (another device on N);
+ *   3. --algorithm;
+ *   4. the first device only: the BPF object (libbpf skeleton, or the file
+ *      $SPRITZ_BPF_OBJ) loaded and pinned, with the state map;
+ *   5. the directory entries (--addr-plan or --hosts) the map lacks; an
+ *      entry that maps a prefix to another switch is refused;
+ *   6. the device's spritz_devs entry and state record;
+ *   7. spritz_egress and spritz_ingress attached (spritz_attach.h).
+ * down undoes one device (--dev) or all; the table of a switch no device
+ * uses any more is flushed; after the last device everything is unpinned
+ * and spritz.ko unloaded if up loaded it.  reload swaps tables (one
+ * BEGIN/SET/COMMIT transaction each) and refreshes the directory.
  */
-#include <arpa/inet.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -40,201 +38,18 @@
 #include <spritz/maps.h>
 #include <spritz/netlink.h>
 
-#include "spritz_attach.h"
-#include "spritz_nl.h"
+#include "datapath.h"
 #include "spritzctl.h"
-
-static const char *const map_names[] = { SPRITZ_MAP_DIR, SPRITZ_MAP_UDP, SPRITZ_MAP_FLOWS,
-					 SPRITZ_MAP_STATS };
-#define NMAPS 4
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	(void)level;
-	(void)fmt;
-	(void)ap;
 	return 0;
-}
-
-/* dir of the running binary into buf */
-static int exe_dir(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return -errno;
-	exe[n] = 0;
-	snprintf(buf, len, "%s", dirname(exe));
-	return 0;
-}
-
-static bool module_loaded(void)
-{
-	return access("/sys/module/spritz", F_OK) == 0;
-}
-
-static int run_quiet(const char *const argv[])
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Load spritz.ko: 1 loaded now, 0 already there, -1 failed (printed). */
-static int load_module(void)
-{
-	static const char *const modprobe[] = { "modprobe", "-q", "spritz", NULL };
-	char dir[PATH_MAX], ko[PATH_MAX + 64];
-	const char *env = getenv("SPRITZ_KO");
-	struct utsname u;
-	int fd, err;
-
-	if (module_loaded())
-		return 0;
-	uname(&u);
-	if (run_quiet(modprobe) == 0 && module_loaded())
-		return 1;
-	if (env) {
-		snprintf(ko, sizeof(ko), "%s", env);
-	} else {
-		if (exe_dir(dir, sizeof(dir)))
-			dir[0] = 0;
-		snprintf(ko, sizeof(ko), "%s/kmod/%s/spritz.ko", dir, u.release);
-	}
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ctl_err("failed to load module spritz: not installed for kernel %s "
-			"(modprobe spritz failed and %s is missing; install spritz.ko "
-			"for this kernel, e.g. \"make kmod KVER=%s\" in the checkout)",
-			u.release, ko, u.release);
-		return -1;
-	}
-	err = (int)syscall(SYS_finit_module, fd, "", 0);
-	err = err ? errno : 0;
-	close(fd);
-	if (err && err != EEXIST) {
-		ctl_err("failed to load module %s: %s", ko, strerror(err));
-		return -1;
-	}
-	return err ? 0 : 1;
-}
-
-/* rmmod spritz, retrying while BPF programs drop their references. */
-static int unload_module(void)
-{
-	int i;
-
-	for (i = 0; i < 50 && module_loaded(); i++) {
-		if (!syscall(SYS_delete_module, "spritz", O_NONBLOCK))
-			return 0;
-		if (errno == ENOENT)
-			return 0;
-		usleep(100000);
-	}
-	return module_loaded() ? -errno : 0;
-}
-
-static unsigned int knob_w_scale(void)
-{
-	char buf[32] = "";
-	int fd = open("/sys/kernel/spritz/w_scale", O_RDONLY);
-
-	if (fd >= 0) {
-		if (read(fd, buf, sizeof(buf) - 1) < 0)
-			buf[0] = 0;
-		close(fd);
-	}
-	return atoi(buf) > 0 ? (unsigned int)atoi(buf) : SPRITZ_DEF_W_SCALE;
-}
-
-/* Push the table of source switch src. */
-static int push_table(struct spritz_topo *t, int src)
-{
-	struct spritz_nl_dest *dests = NULL;
-	struct spritz_nl_path *paths = NULL;
-	struct spritz_table *tb = NULL;
-	struct spritz_nl *nl = NULL;
-	unsigned int ws = knob_w_scale();
-	char err[256] = "";
-	size_t nd = 0, k = 0;
-	int d, ret;
-
-	ret = spritz_table_build(t, src, &tb);
-	if (ret) {
-		ctl_err("failed to build table of switch %d: %s", src, strerror(-ret));
-		return -1;
-	}
-	dests = calloc((size_t)tb->nsw, sizeof(*dests));
-	paths = calloc(tb->npaths ? tb->npaths : 1, sizeof(*paths));
-	if (!dests || !paths) {
-		ctl_err("failed to build table of switch %d: out of memory", src);
-		ret = -1;
-		goto out;
-	}
-	for (d = 0; d < tb->nsw; d++) {
-		uint32_t i, n = tb->off[d + 1] - tb->off[d];
-		const struct spritz_path *p = tb->paths + tb->off[d];
-		uint32_t longest;
-
-		if (!n || d == src)
-			continue;
-		longest = spritz_paths_longest(p, (int)n);
-		dests[nd] = (struct spritz_nl_dest){ .dst = (uint32_t)d, .npaths = n,
-						     .paths = paths + k };
-		for (i = 0; i < n; i++, k++)
-			paths[k] = (struct spritz_nl_path){
-				.ev = p[i].ev, .lat_class = p[i].lat_class,
-				.base_weight = (uint32_t)(spritz_weight(p[i].latency_ps, longest, ws) *
-							  SPRITZ_WEIGHT_ONE + 0.5) ?: 1 };
-		nd++;
-	}
-	ret = spritz_nl_open(&nl, err, sizeof(err));
-	if (!ret)
-		ret = spritz_nl_load(nl, (uint32_t)src, (uint32_t)tb->nsw, dests, nd, err,
-				     sizeof(err));
-	if (ret) {
-		ctl_err("failed to load table into spritz.ko: %s", err[0] ? err : strerror(-ret));
-		ret = -1;
-	}
-out:
-	spritz_nl_close(nl);
-	free(paths);
-	free(dests);
-	spritz_table_free(tb);
-	return ret;
-}
-
-static void flush_table(void)
-{
-	struct spritz_nl *nl;
-	char err[256];
-
-	if (!spritz_nl_open(&nl, err, sizeof(err))) {
-		spritz_nl_flush(nl, SPRITZ_NL_ALL, err, sizeof(err));
-		spritz_nl_close(nl);
-	}
 }
 
 /* The algorithm knob; 0 or -1 with errno set. */
 static int read_algorithm(char *buf, size_t len)
 {
-	int fd = open("/sys/kernel/spritz/algorithm", O_RDONLY | O_CLOEXEC);
+	int fd = open(SPRITZ_SYSFS_DIR "/algorithm", O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -243,14 +58,14 @@ static int read_algorithm(char *buf, size_t len)
 	close(fd);
 	if (n <= 0)
 		return -1;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
 
 static int write_algorithm(const char *name)
 {
-	int fd = open("/sys/kernel/spritz/algorithm", O_WRONLY | O_CLOEXEC);
+	int fd = open(SPRITZ_SYSFS_DIR "/algorithm", O_WRONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -260,117 +75,28 @@ static int write_algorithm(const char *name)
 	return n < 0 ? -1 : 0;
 }
 
-struct addr_plan {
-	uint8_t prefix[16];
-	int plen;
+/* ------------------------------------------------------------- arguments */
+
+enum { OPT_DEV = OPT_FIRST_CMD, OPT_TOPO, OPT_SWITCH, OPT_ADDR_PLAN, OPT_HOSTS, OPT_ALGORITHM };
+
+struct dp_args {
+	const char *dev, *topo, *plan, *hosts, *algo;
+	long sw; /* -1: not given */
+	struct spritz_topo *t;
+	struct spritz_dir_list dir; /* from plan or hosts, if given */
 };
 
-/* "PREFIX/L", L <= 48 */
-static int parse_plan(const char *s, struct addr_plan *ap)
+static void dp_args_free(struct dp_args *a)
 {
-	char buf[64], *slash;
-	long l;
-
-	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
-		return -1;
-	slash = strchr(buf, '/');
-	if (!slash)
-		return -1;
-	*slash = 0;
-	l = ctl_parse_long(slash + 1, 48);
-	if (l < 0 || inet_pton(AF_INET6, buf, ap->prefix) != 1)
-		return -1;
-	ap->plen = (int)l;
-	return 0;
+	spritz_topo_free(a->t);
+	spritz_dir_free(&a->dir);
 }
 
-/* Switch s's /64: the 16 bits after the prefix hold s, the rest up to /64 zero. */
-static void plan_addr(const struct addr_plan *ap, int s, uint8_t out[16])
-{
-	int bit, i;
-
-	memset(out, 0, 16);
-	for (bit = 0; bit < ap->plen; bit++)
-		if (ap->prefix[bit / 8] & (0x80 >> (bit % 8)))
-			out[bit / 8] |= (uint8_t)(0x80 >> (bit % 8));
-	for (i = 0; i < 16; i++) {
-		bit = ap->plen + i;
-		if (s & (0x8000 >> i))
-			out[bit / 8] |= (uint8_t)(0x80 >> (bit % 8));
-	}
-}
-
-static int fill_dir(struct bpf_object *obj, const struct addr_plan *ap, int nsw, int self)
-{
-	struct bpf_map *m = bpf_object__find_map_by_name(obj, SPRITZ_MAP_DIR);
-	int s;
-
-	for (s = 0; m && s < nsw; s++) {
-		struct spritz_dir_key k = { .prefixlen = 64 };
-		struct spritz_dir_val v = { .dst_switch = (uint32_t)s };
-
-		if (s == self)
-			continue;
-		plan_addr(ap, s, k.addr);
-		if (bpf_map_update_elem(bpf_map__fd(m), &k, &v, BPF_ANY)) {
-			ctl_err("failed to fill host directory: %s", strerror(errno));
-			return -1;
-		}
-	}
-	if (!m) {
-		ctl_err("failed to fill host directory: no map %s", SPRITZ_MAP_DIR);
-		return -1;
-	}
-	return 0;
-}
-
-static struct bpf_object *load_obj(void)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 32];
-	const char *env = getenv("SPRITZ_BPF_OBJ");
-	struct bpf_object *obj;
-
-	if (env) {
-		snprintf(path, sizeof(path), "%s", env);
-	} else {
-		if (exe_dir(dir, sizeof(dir)))
-			dir[0] = 0;
-		snprintf(path, sizeof(path), "%s/bpf/spritz.bpf.o", dir);
-	}
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj) {
-		ctl_err("failed to open BPF object %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (bpf_object__load(obj)) {
-		ctl_err("failed to load BPF object %s: %s", path, strerror(errno));
-		bpf_object__close(obj);
-		return NULL;
-	}
-	return obj;
-}
-
-static bool is_up(int ifindex)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), SPRITZ_PIN_DIR "/%s", SPRITZ_MAP_DIR);
-	return access(path, F_OK) == 0 && module_loaded() &&
-	       spritz_attached(ifindex, SPRITZ_HOOK_EGRESS, SPRITZ_PIN_DIR) != SPRITZ_ATTACH_NONE &&
-	       spritz_attached(ifindex, SPRITZ_HOOK_INGRESS, SPRITZ_PIN_DIR) != SPRITZ_ATTACH_NONE;
-}
-
-enum { OPT_DEV = OPT_FIRST_CMD, OPT_TOPO, OPT_SWITCH, OPT_ADDR_PLAN, OPT_ALGORITHM };
-
-static bool need_root(const char *what)
-{
-	if (geteuid() == 0)
-		return true;
-	ctl_err("failed to %s: permission denied (must be root)", what);
-	return false;
-}
-
-int cmd_up(int argc, char **argv)
+/*
+ * Options of up and reload, the topology and the directory source.
+ * EXIT_OK, or the message is printed and EXIT_USAGE / EXIT_FAIL returned.
+ */
+static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args *a)
 {
 	static const struct option longopts[] = {
 		CTL_COMMON_LONGOPTS,
@@ -378,166 +104,499 @@ int cmd_up(int argc, char **argv)
 		{ "topo", required_argument, NULL, OPT_TOPO },
 		{ "switch", required_argument, NULL, OPT_SWITCH },
 		{ "addr-plan", required_argument, NULL, OPT_ADDR_PLAN },
+		{ "hosts", required_argument, NULL, OPT_HOSTS },
 		{ "algorithm", required_argument, NULL, OPT_ALGORITHM },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const algos[] = SPRITZ_ALGO_NAMES;
-	const char *dev = NULL, *topo = NULL, *plan = NULL, *algo = NULL;
-	struct spritz_topo *t = NULL;
-	struct bpf_object *obj = NULL;
+	bool up = !strcmp(cmd, "up");
 	struct ctl_link_opts lo;
-	struct addr_plan ap;
-	int opt, ifindex, loaded = 0, ret = EXIT_FAIL, err;
-	bool table = false, pinned = false, eg = false, algo_set = false;
-	char prev_algo[32];
-	long sw = -1;
 	size_t i;
+	int opt, ret;
 
+	memset(a, 0, sizeof(*a));
+	a->sw = -1;
 	ctl_link_opts_init(&lo);
 	while ((opt = getopt_long(argc, argv, CTL_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-		int r = ctl_common_opt(opt, optarg, &lo, "up");
+		int r = ctl_common_opt(opt, optarg, &lo, cmd);
 
 		if (r < 0)
 			return EXIT_USAGE;
 		if (r)
 			continue;
 		switch (opt) {
-		case OPT_DEV: dev = optarg; break;
-		case OPT_TOPO: topo = optarg; break;
+		case OPT_DEV:
+			a->dev = optarg;
+			break;
+		case OPT_TOPO:
+			a->topo = optarg;
+			break;
 		case OPT_SWITCH:
-			sw = ctl_parse_long(optarg, 1 << 30);
-			if (sw < 0) {
+			a->sw = ctl_parse_long(optarg, 1 << 30);
+			if (a->sw < 0) {
 				ctl_err("failed to parse --switch \"%s\": expected a switch id", optarg);
 				return EXIT_USAGE;
 			}
 			break;
-		case OPT_ADDR_PLAN: plan = optarg; break;
-		case OPT_ALGORITHM: algo = optarg; break;
+		case OPT_ADDR_PLAN:
+			a->plan = optarg;
+			break;
+		case OPT_HOSTS:
+			a->hosts = optarg;
+			break;
+		case OPT_ALGORITHM:
+			a->algo = optarg;
+			break;
 		default:
-			ctl_cmd_usage("up", stderr);
+			ctl_cmd_usage(cmd, stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc || !dev || !topo || sw < 0 || !plan) {
-		ctl_err("failed to parse up arguments: --dev, --topo, --switch and --addr-plan "
-			"are required");
-		ctl_cmd_usage("up", stderr);
+	if (optind < argc) {
+		ctl_err("failed to parse %s arguments: unexpected \"%s\"", cmd, argv[optind]);
+		ctl_cmd_usage(cmd, stderr);
 		return EXIT_USAGE;
 	}
-	if (parse_plan(plan, &ap)) {
-		ctl_err("failed to parse --addr-plan \"%s\": expected an IPv6 PREFIX/L with "
-			"L <= 48, e.g. fd00::/16", plan);
+	if (up && (!a->dev || !a->topo || a->sw < 0 || (!a->plan && !a->hosts))) {
+		ctl_err("failed to parse up arguments: --dev, --topo, --switch and "
+			"--addr-plan or --hosts are required");
+		ctl_cmd_usage(cmd, stderr);
 		return EXIT_USAGE;
 	}
-	if (algo) {
+	if (!up && !a->topo) {
+		ctl_err("failed to parse reload arguments: --topo is required");
+		ctl_cmd_usage(cmd, stderr);
+		return EXIT_USAGE;
+	}
+	if (a->plan && a->hosts) {
+		ctl_err("failed to parse %s arguments: --addr-plan and --hosts exclude each other",
+			cmd);
+		return EXIT_USAGE;
+	}
+	if (a->algo) {
 		for (i = 0; i < sizeof(algos) / sizeof(algos[0]); i++)
-			if (!strcmp(algo, algos[i]))
+			if (!strcmp(a->algo, algos[i]))
 				break;
 		if (i == sizeof(algos) / sizeof(algos[0])) {
 			ctl_err("failed to parse --algorithm \"%s\": expected scout, spray, ops, "
-				"ecmp or flicr", algo);
+				"ecmp or flicr", a->algo);
 			return EXIT_USAGE;
 		}
 	}
-	ret = ctl_load_topo(topo, &lo, &t);
+	ret = ctl_load_topo(a->topo, &lo, &a->t);
 	if (ret)
 		return ret;
-	ret = EXIT_USAGE;
-	if (sw >= t->nsw) {
-		ctl_err("failed to bring up switch %ld: switch id out of range (topology has "
-			"%d switches, 0..%d)", sw, t->nsw, t->nsw - 1);
-		goto out;
+	if (a->sw >= a->t->nsw) {
+		ctl_err("failed to %s switch %ld: switch id out of range (topology has "
+			"%d switches, 0..%d)", up ? "bring up" : "reload", a->sw, a->t->nsw,
+			a->t->nsw - 1);
+		return EXIT_USAGE;
 	}
-	if (t->nsw > 65536) {
-		ctl_err("failed to apply --addr-plan: %d switches do not fit in 16 bits", t->nsw);
-		goto out;
+	if (a->plan || a->hosts)
+		return ctl_dir_source(a->plan, a->hosts, (uint32_t)a->t->nsw, &a->dir);
+	return EXIT_OK;
+}
+
+/* ------------------------------------------------------------ device ops */
+
+/* Detach both hooks of an ifindex of the current namespace. */
+static int detach_dev(void *arg)
+{
+	uint32_t ifindex = *(uint32_t *)arg;
+	int h, err, ret = 0;
+
+	for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++) {
+		err = spritz_detach((int)ifindex, h, SPRITZ_PIN_DIR);
+		if (err) {
+			char name[IF_NAMESIZE] = "?";
+
+			if_indextoname(ifindex, name);
+			ctl_err("failed to detach %s program from %s: %s", spritz_hook_name(h),
+				name, strerror(-err));
+			ret = ret ?: err;
+		}
 	}
+	return ret;
+}
+
+/* The tcx link pins of a device that is gone (its links are defunct). */
+static void drop_link_pins(uint32_t ifindex)
+{
+	char path[256];
+	int h, fd;
+
+	for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++) {
+		if (spritz_link_pin_path(path, sizeof(path), SPRITZ_PIN_DIR, (int)ifindex, h))
+			continue;
+		fd = bpf_obj_get(path);
+		if (fd >= 0) {
+			bpf_link_detach(fd);
+			close(fd);
+		}
+		unlink(path);
+	}
+}
+
+static void forget_dev(const struct ctl_dp *dp, uint32_t ifindex)
+{
+	struct spritz_dev_key k = { .ifindex = ifindex };
+
+	bpf_map_delete_elem(dp->devs, &k);
+	bpf_map_delete_elem(dp->state, &ifindex);
+}
+
+/*
+ * The device records still alive, except @skip (0: none).  Records of
+ * devices that are gone (namespace deleted, device removed) are dropped
+ * with their spritz_devs entry and link pins.
+ */
+static int live_devices(const struct ctl_dp *dp, uint32_t skip, struct ctl_dev **out, size_t *n)
+{
+	struct ctl_dev *v;
+	size_t i, k = 0;
+	int err = ctl_devices(dp, &v, n);
+
+	if (err)
+		return err;
+	for (i = 0; i < *n; i++) {
+		if (v[i].ifindex == skip)
+			continue;
+		if (!ctl_dev_alive(&v[i])) {
+			forget_dev(dp, v[i].ifindex);
+			drop_link_pins(v[i].ifindex);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+static bool switch_used(const struct ctl_dev *v, size_t n, uint32_t sw)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].v.src_switch == sw)
+			return true;
+	return false;
+}
+
+/* Everything unpinned, every table flushed, spritz.ko unloaded if up loaded it. */
+static int teardown(struct ctl_dp *dp)
+{
+	uint32_t flags = 0;
+	int err;
+
+	if (dp->state >= 0)
+		ctl_host_flags(dp, &flags);
+	ctl_dp_close(dp);
+	err = ctl_dp_unpin();
+	if (err) {
+		ctl_err("failed to unpin datapath under %s: %s", SPRITZ_PIN_DIR, strerror(-err));
+		return EXIT_FAIL;
+	}
+	if (!ctl_module_loaded())
+		return EXIT_OK;
+	ctl_table_flush(SPRITZ_NL_ALL);
+	if (!(flags & CTL_HOST_LOADED_MODULE))
+		return EXIT_OK;
+	err = ctl_module_unload();
+	if (err) {
+		ctl_err("failed to unload module spritz: %s", strerror(-err));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+static int open_pinned(struct ctl_dp *dp, const char *what, bool quiet_enoent)
+{
+	int err = ctl_dp_open(dp);
+
+	if (!err || (err == -ENOENT && quiet_enoent))
+		return err;
+	if (err == -ENOENT)
+		ctl_err("failed to %s: spritz is not up (nothing pinned under %s; spritzctl up "
+			"first)", what, SPRITZ_PIN_DIR);
+	else if (err == -ESTALE)
+		ctl_err("failed to %s: incomplete datapath pinned under %s (spritzctl down "
+			"removes it)", what, SPRITZ_PIN_DIR);
+	else
+		ctl_err("failed to %s: cannot open %s: %s", what, SPRITZ_PIN_DIR, strerror(-err));
+	return err;
+}
+
+/* -------------------------------------------------------------------- up */
+
+int cmd_up(int argc, char **argv)
+{
+	struct spritz_dir_list added = { 0 };
+	struct ctl_state_val rec, old_rec;
+	struct spritz_dev_val dv, old_dv;
+	struct ctl_dev *devs = NULL;
+	struct spritz_nl *nl = NULL;
+	struct ctl_table tb = { 0 };
+	struct spritz_dev_key dk;
+	struct ctl_dp dp;
+	struct dp_args a;
+	char prev_algo[32], err_msg[256] = "", why[256];
+	bool reuse, created = false, pushed = false, algo_set = false, had_dv, had_rec;
+	bool att[2] = { false, false };
+	int ret, err, lock = -1, loaded = 0, h, live;
+	uint32_t ifindex, sw;
+	size_t ndevs = 0;
+
+	ctl_dp_init(&dp);
+	ret = dp_args_parse("up", argc, argv, &a);
+	if (ret)
+		goto free_args;
 	ret = EXIT_FAIL;
-	if (!need_root("bring up spritz"))
-		goto out;
-	ifindex = (int)if_nametoindex(dev);
+	sw = (uint32_t)a.sw;
+	if (!ctl_need_root("bring up spritz"))
+		goto free_args;
+	ifindex = if_nametoindex(a.dev);
 	if (!ifindex) {
-		ctl_err("failed to find device %s: %s", dev, strerror(errno));
-		goto out;
+		ctl_err("failed to find device %s: %s", a.dev, strerror(errno));
+		goto free_args;
+	}
+	lock = ctl_lock();
+	if (lock < 0) {
+		ctl_err("failed to lock %s: %s", CTL_LOCK_PATH, strerror(-lock));
+		goto free_args;
 	}
 	libbpf_set_print(quiet_print);
-	if (is_up(ifindex)) {
-		printf("spritz is already up on %s\n", dev);
+	err = open_pinned(&dp, "bring up spritz", true);
+	if (err && err != -ENOENT)
+		goto unlock;
+	reuse = !err;
+	dk.ifindex = ifindex;
+	had_dv = reuse && !bpf_map_lookup_elem(dp.devs, &dk, &old_dv);
+	had_rec = reuse && !bpf_map_lookup_elem(dp.state, &ifindex, &old_rec);
+	if (had_rec && old_rec.netns != ctl_netns_self() &&
+	    !ctl_dev_alive(&(struct ctl_dev){ .ifindex = ifindex, .v = old_rec })) {
+		/* that device is gone with its namespace: forget it */
+		forget_dev(&dp, ifindex);
+		drop_link_pins(ifindex);
+		had_dv = had_rec = false;
+	}
+	if (had_rec && old_rec.netns != ctl_netns_self()) {
+		ctl_err("failed to bring up spritz on %s: ifindex %u is already up in another "
+			"network namespace (devices sharing %s need distinct ifindexes)", a.dev,
+			ifindex, SPRITZ_PIN_DIR);
+		goto unlock;
+	}
+	if (had_rec && old_rec.src_switch != sw) {
+		ctl_err("failed to bring up spritz on %s: already up with switch %u (spritzctl "
+			"reload --dev %s --switch %u, or down first)", a.dev, old_rec.src_switch,
+			a.dev, sw);
+		goto unlock;
+	}
+	if (had_rec && spritz_attached((int)ifindex, SPRITZ_HOOK_EGRESS, SPRITZ_PIN_DIR) &&
+	    spritz_attached((int)ifindex, SPRITZ_HOOK_INGRESS, SPRITZ_PIN_DIR)) {
+		printf("spritz is already up on %s\n", a.dev);
 		ret = EXIT_OK;
-		goto out;
+		goto unlock;
 	}
-	if (access(SPRITZ_PIN_DIR "/" SPRITZ_MAP_DIR, F_OK) == 0) {
-		/* one device per host for now: its maps and table are shared */
-		ctl_err("failed to bring up spritz on %s: already up on another device "
-			"(%s exists; spritzctl down first)", dev, SPRITZ_PIN_DIR);
-		goto out;
+	if (reuse && live_devices(&dp, ifindex, &devs, &ndevs)) {
+		ctl_err("failed to read device records: %s", strerror(errno));
+		goto unlock;
 	}
+
 	/* 1. module */
-	loaded = load_module();
+	loaded = ctl_module_load();
 	if (loaded < 0) {
 		loaded = 0;
-		goto rollback;
+		goto unlock;
 	}
-	/* 2. table (+ algorithm) */
-	if (push_table(t, (int)sw))
-		goto rollback;
-	table = true;
-	if (algo) {
-		if (read_algorithm(prev_algo, sizeof(prev_algo)) ||
-		    write_algorithm(algo)) {
+	/* 2. table */
+	if (ctl_table_build(a.t, sw, &tb))
+		goto unload_module;
+	err = ctl_nl_open(&nl, err_msg, sizeof(err_msg));
+	if (err) {
+		ctl_err("failed to load table of switch %u into spritz.ko: %s", sw,
+			err_msg[0] ? err_msg : strerror(-err));
+		goto unload_module;
+	}
+	live = ctl_table_live(nl, &tb);
+	if (live == 0 && switch_used(devs, ndevs, sw)) {
+		ctl_err("failed to bring up spritz on %s: the live table of switch %u differs "
+			"from the one of %s, and another device uses it (spritzctl reload to "
+			"change it)", a.dev, sw, a.topo);
+		goto unload_module;
+	}
+	if (live != 1) {
+		if (ctl_table_push(nl, &tb))
+			goto unload_module;
+		pushed = true;
+	}
+	/* 3. algorithm */
+	if (a.algo) {
+		if (read_algorithm(prev_algo, sizeof(prev_algo)) || write_algorithm(a.algo)) {
 			ctl_err("failed to set algorithm: %s", strerror(errno));
-			goto rollback;
+			goto flush_table;
 		}
 		algo_set = true;
 	}
-	/* 3. BPF object, directory */
-	obj = load_obj();
-	if (!obj || fill_dir(obj, &ap, t->nsw, (int)sw))
-		goto rollback;
-	/* 4. pins */
-	err = spritz_pin_maps(obj, SPRITZ_PIN_DIR, map_names, NMAPS);
-	if (err) {
-		ctl_err("failed to pin maps under %s: %s%s", SPRITZ_PIN_DIR, strerror(-err),
-			err == -EEXIST ? " (a pin path is occupied; spritzctl down, or "
-					 "remove it)" : "");
-		goto rollback;
+	/* 4. object */
+	if (!reuse) {
+		if (ctl_dp_create(&dp, loaded ? CTL_HOST_LOADED_MODULE : 0))
+			goto restore_algorithm;
+		created = true;
 	}
-	pinned = true;
-	/* 5. attach */
-	err = spritz_attach(bpf_program__fd(bpf_object__find_program_by_name(obj,
-			    "spritz_egress")), ifindex, SPRITZ_HOOK_EGRESS, SPRITZ_PIN_DIR, NULL);
+	/* 5. directory */
+	err = ctl_dir_conflict(dp.dir, &a.dir, why, sizeof(why));
 	if (err) {
-		ctl_err("failed to attach egress program to %s: %s", dev, strerror(-err));
-		goto rollback;
+		if (err > 0)
+			ctl_err("failed to bring up spritz on %s: directory conflict: %s (up with "
+				"the same plan or hosts file, or spritzctl reload)", a.dev, why);
+		else
+			ctl_err("failed to read host directory: %s", strerror(-err));
+		goto unpin;
 	}
-	eg = true;
-	err = spritz_attach(bpf_program__fd(bpf_object__find_program_by_name(obj,
-			    "spritz_ingress")), ifindex, SPRITZ_HOOK_INGRESS, SPRITZ_PIN_DIR, NULL);
+	err = ctl_dir_add_missing(dp.dir, &a.dir, &added);
 	if (err) {
-		ctl_err("failed to attach ingress program to %s: %s", dev, strerror(-err));
-		goto rollback;
+		ctl_err("failed to fill host directory: %s", strerror(-err));
+		goto remove_dir_entries;
+	}
+	/* 6. device entry and record */
+	dv = (struct spritz_dev_val){ .src_switch = sw };
+	rec = (struct ctl_state_val){ .netns = ctl_netns_self(),
+				      .netns_ino = ctl_netns_self_ino(), .src_switch = sw };
+	if (bpf_map_update_elem(dp.devs, &dk, &dv, BPF_ANY) ||
+	    bpf_map_update_elem(dp.state, &ifindex, &rec, BPF_ANY)) {
+		ctl_err("failed to add %s to %s: %s", a.dev, SPRITZ_MAP_DEVS, strerror(errno));
+		goto remove_dev;
+	}
+	/* 7. attach */
+	for (h = SPRITZ_HOOK_EGRESS; h >= SPRITZ_HOOK_INGRESS; h--) {
+		if (spritz_attached((int)ifindex, h, SPRITZ_PIN_DIR))
+			continue;
+		err = spritz_attach(dp.prog[h], (int)ifindex, h, SPRITZ_PIN_DIR, NULL);
+		if (err) {
+			ctl_err("failed to attach %s program to %s: %s", spritz_hook_name(h), a.dev,
+				strerror(-err));
+			goto detach;
+		}
+		att[h] = true;
 	}
 	ret = EXIT_OK;
-	goto out;
+	goto close_nl;
 
-rollback:
-	if (eg)
-		spritz_detach(ifindex, SPRITZ_HOOK_EGRESS, SPRITZ_PIN_DIR);
-	if (pinned)
-		spritz_unpin_maps(SPRITZ_PIN_DIR, map_names, NMAPS);
-	rmdir(SPRITZ_PIN_DIR); /* if up created it and it is empty */
-	bpf_object__close(obj);
-	obj = NULL;
+detach:
+	for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++)
+		if (att[h])
+			spritz_detach((int)ifindex, h, SPRITZ_PIN_DIR);
+remove_dev:
+	if (had_dv)
+		bpf_map_update_elem(dp.devs, &dk, &old_dv, BPF_ANY);
+	else
+		bpf_map_delete_elem(dp.devs, &dk);
+	if (had_rec)
+		bpf_map_update_elem(dp.state, &ifindex, &old_rec, BPF_ANY);
+	else
+		bpf_map_delete_elem(dp.state, &ifindex);
+remove_dir_entries:
+	ctl_dir_remove(dp.dir, &added);
+unpin:
+	if (created) {
+		ctl_dp_close(&dp);
+		ctl_dp_unpin();
+	}
+restore_algorithm:
 	if (algo_set)
 		write_algorithm(prev_algo);
-	if (table)
-		flush_table();
+flush_table:
+	if (pushed)
+		spritz_nl_flush(nl, sw, NULL, 0);
+unload_module:
+	spritz_nl_close(nl);
+	nl = NULL;
 	if (loaded)
-		unload_module();
-out:
-	bpf_object__close(obj);
-	spritz_topo_free(t);
+		ctl_module_unload();
+close_nl:
+	spritz_nl_close(nl);
+unlock:
+	close(lock);
+free_args:
+	free(devs);
+	spritz_dir_free(&added);
+	ctl_table_free(&tb);
+	ctl_dp_close(&dp);
+	dp_args_free(&a);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ down */
+
+/* Detach whatever spritz attached in this namespace (dev, or every device). */
+static int detach_here(const char *dev)
+{
+	struct if_nameindex *ifs, *p;
+	int ret = 0;
+
+	ifs = if_nameindex();
+	for (p = ifs; p && p->if_index; p++) {
+		uint32_t ifindex = p->if_index;
+
+		if (dev && strcmp(dev, p->if_name))
+			continue;
+		if (detach_dev(&ifindex))
+			ret = -EIO;
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	return ret;
+}
+
+static int down_dev(struct ctl_dp *dp, const char *dev, uint32_t ifindex)
+{
+	struct ctl_state_val rec;
+	struct ctl_dev *devs = NULL;
+	size_t n = 0;
+
+	if (bpf_map_lookup_elem(dp->state, &ifindex, &rec)) {
+		/* not up here: at most a leftover attachment */
+		return detach_here(dev) ? EXIT_FAIL : EXIT_OK;
+	}
+	if (rec.netns != ctl_netns_self())
+		return EXIT_OK; /* that ifindex is another namespace's device */
+	if (detach_dev(&ifindex))
+		return EXIT_FAIL;
+	forget_dev(dp, ifindex);
+	if (live_devices(dp, 0, &devs, &n)) {
+		ctl_err("failed to read device records: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!switch_used(devs, n, rec.src_switch))
+		ctl_table_flush(rec.src_switch);
+	free(devs);
+	return n ? EXIT_OK : teardown(dp);
+}
+
+static int down_all(struct ctl_dp *dp)
+{
+	struct ctl_dev *devs = NULL;
+	size_t i, n = 0;
+	int ret = EXIT_OK, err;
+
+	if (ctl_devices(dp, &devs, &n)) {
+		ctl_err("failed to read device records: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < n; i++) {
+		err = ctl_in_netns(&devs[i].v, detach_dev, &devs[i].ifindex);
+		if (err == -ENOENT)
+			drop_link_pins(devs[i].ifindex); /* namespace gone */
+		else if (err)
+			ret = EXIT_FAIL;
+		else
+			forget_dev(dp, devs[i].ifindex);
+	}
+	free(devs);
+	if (detach_here(NULL))
+		ret = EXIT_FAIL;
+	return ret ? ret : teardown(dp);
 }
 
 int cmd_down(int argc, char **argv)
@@ -547,10 +606,11 @@ int cmd_down(int argc, char **argv)
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct if_nameindex *ifs, *p;
 	struct ctl_link_opts lo;
 	const char *dev = NULL;
-	int opt, ret = EXIT_OK, err, h;
+	uint32_t ifindex = 0;
+	struct ctl_dp dp;
+	int opt, ret, err, lock;
 
 	ctl_link_opts_init(&lo);
 	while ((opt = getopt_long(argc, argv, CTL_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
@@ -571,57 +631,196 @@ int cmd_down(int argc, char **argv)
 		ctl_err("failed to parse down arguments: unexpected \"%s\"", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!need_root("take spritz down"))
+	if (!ctl_need_root("take spritz down"))
 		return EXIT_FAIL;
-	if (dev && !if_nametoindex(dev)) {
-		ctl_err("failed to find device %s: %s", dev, strerror(errno));
-		return EXIT_FAIL;
-	}
-	libbpf_set_print(quiet_print);
-	ifs = if_nameindex();
-	for (p = ifs; p && p->if_index; p++) {
-		if (dev && strcmp(dev, p->if_name))
-			continue;
-		for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++) {
-			err = spritz_detach((int)p->if_index, h, SPRITZ_PIN_DIR);
-			if (err) {
-				ctl_err("failed to detach %s program from %s: %s",
-					spritz_hook_name(h), p->if_name, strerror(-err));
-				ret = EXIT_FAIL;
-			}
-		}
-	}
-	if (ifs)
-		if_freenameindex(ifs);
-	if (ret)
-		return ret;
 	if (dev) {
-		/* other devices may still use the maps and module */
-		DIR *d = opendir(SPRITZ_PIN_DIR);
-		struct dirent *e;
-		bool others = false;
-
-		while (d && (e = readdir(d)))
-			if (!strncmp(e->d_name, "link_", 5))
-				others = true;
-		if (d)
-			closedir(d);
-		if (others)
-			return EXIT_OK;
-	}
-	err = spritz_unpin_maps(SPRITZ_PIN_DIR, map_names, NMAPS);
-	if (err) {
-		ctl_err("failed to unpin maps under %s: %s", SPRITZ_PIN_DIR, strerror(-err));
-		return EXIT_FAIL;
-	}
-	rmdir(SPRITZ_PIN_DIR);
-	if (module_loaded()) {
-		flush_table();
-		err = unload_module();
-		if (err) {
-			ctl_err("failed to unload module spritz: %s", strerror(-err));
+		ifindex = if_nametoindex(dev);
+		if (!ifindex) {
+			ctl_err("failed to find device %s: %s", dev, strerror(errno));
 			return EXIT_FAIL;
 		}
 	}
-	return EXIT_OK;
+	lock = ctl_lock();
+	if (lock < 0) {
+		ctl_err("failed to lock %s: %s", CTL_LOCK_PATH, strerror(-lock));
+		return EXIT_FAIL;
+	}
+	libbpf_set_print(quiet_print);
+	err = ctl_dp_open(&dp);
+	if (err == -ENOENT || err == -ESTALE) {
+		/* nothing (complete) pinned: leftovers only, tables and module kept */
+		ret = detach_here(dev) ? EXIT_FAIL : EXIT_OK;
+		err = !dev && !ret ? ctl_dp_unpin() : 0;
+		if (err) {
+			ctl_err("failed to unpin datapath under %s: %s", SPRITZ_PIN_DIR,
+				strerror(-err));
+			ret = EXIT_FAIL;
+		}
+	} else if (err) {
+		ctl_err("failed to take spritz down: cannot open %s: %s", SPRITZ_PIN_DIR,
+			strerror(-err));
+		ret = EXIT_FAIL;
+	} else {
+		ret = dev ? down_dev(&dp, dev, ifindex) : down_all(&dp);
+	}
+	ctl_dp_close(&dp);
+	close(lock);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- reload */
+
+int cmd_reload(int argc, char **argv)
+{
+	struct ctl_table *tbs = NULL;
+	struct ctl_dev *devs = NULL;
+	struct spritz_nl *nl = NULL;
+	struct ctl_state_val rec;
+	uint32_t *sws = NULL, ifindex = 0, old_sw = 0;
+	size_t i, k, ndevs = 0, nsw = 0;
+	char err_msg[256] = "";
+	struct ctl_dp dp;
+	struct dp_args a;
+	int ret, err, lock = -1;
+	long max;
+
+	ctl_dp_init(&dp);
+	ret = dp_args_parse("reload", argc, argv, &a);
+	if (ret)
+		goto free_args;
+	ret = EXIT_FAIL;
+	if (!ctl_need_root("reload spritz"))
+		goto free_args;
+	if (a.dev) {
+		ifindex = if_nametoindex(a.dev);
+		if (!ifindex) {
+			ctl_err("failed to find device %s: %s", a.dev, strerror(errno));
+			goto free_args;
+		}
+	}
+	lock = ctl_lock();
+	if (lock < 0) {
+		ctl_err("failed to lock %s: %s", CTL_LOCK_PATH, strerror(-lock));
+		goto free_args;
+	}
+	libbpf_set_print(quiet_print);
+	if (open_pinned(&dp, "reload spritz", false))
+		goto unlock;
+	if (live_devices(&dp, 0, &devs, &ndevs)) {
+		ctl_err("failed to read device records: %s", strerror(errno));
+		goto unlock;
+	}
+	sws = calloc(ndevs + 1, sizeof(*sws));
+	if (!sws) {
+		ctl_err("failed to reload spritz: out of memory");
+		goto unlock;
+	}
+	/* the tables to swap */
+	if (a.dev) {
+		if (bpf_map_lookup_elem(dp.state, &ifindex, &rec) || rec.netns != ctl_netns_self()) {
+			ctl_err("failed to reload spritz on %s: not up on %s", a.dev, a.dev);
+			goto unlock;
+		}
+		old_sw = rec.src_switch;
+		sws[nsw++] = a.sw >= 0 ? (uint32_t)a.sw : old_sw;
+	} else if (a.sw >= 0) {
+		if (!switch_used(devs, ndevs, (uint32_t)a.sw)) {
+			ctl_err("failed to reload switch %ld: no device is up with switch %ld", a.sw,
+				a.sw);
+			goto unlock;
+		}
+		sws[nsw++] = (uint32_t)a.sw;
+	} else {
+		for (i = 0; i < ndevs; i++) {
+			for (k = 0; k < nsw && sws[k] != devs[i].v.src_switch; k++)
+				;
+			if (k == nsw)
+				sws[nsw++] = devs[i].v.src_switch;
+		}
+		if (!nsw) {
+			ctl_err("failed to reload spritz: no device is up");
+			goto unlock;
+		}
+	}
+	for (i = 0; i < nsw; i++) {
+		if (sws[i] >= (uint32_t)a.t->nsw) {
+			ctl_err("failed to reload switch %u: switch id out of range (topology has "
+				"%d switches, 0..%d)", sws[i], a.t->nsw, a.t->nsw - 1);
+			ret = EXIT_USAGE;
+			goto unlock;
+		}
+	}
+	if (!a.plan && !a.hosts) {
+		max = ctl_dir_max_switch(dp.dir);
+		if (max >= a.t->nsw) {
+			ctl_err("failed to reload spritz: the directory maps a prefix to switch %ld, "
+				"not in %s (0..%d); give --addr-plan or --hosts", max, a.topo,
+				a.t->nsw - 1);
+			ret = EXIT_USAGE;
+			goto unlock;
+		}
+	}
+	/* everything computed before the first change */
+	tbs = calloc(nsw, sizeof(*tbs));
+	if (!tbs) {
+		ctl_err("failed to reload spritz: out of memory");
+		goto unlock;
+	}
+	for (i = 0; i < nsw; i++)
+		if (ctl_table_build(a.t, sws[i], &tbs[i]))
+			goto free_tables;
+	err = ctl_nl_open(&nl, err_msg, sizeof(err_msg));
+	if (err) {
+		ctl_err("failed to reload spritz: %s", err_msg[0] ? err_msg : strerror(-err));
+		goto free_tables;
+	}
+	for (i = 0; i < nsw; i++) {
+		if (ctl_table_push(nl, &tbs[i])) {
+			if (i)
+				ctl_err("reloaded %zu of %zu tables; the others are unchanged", i, nsw);
+			goto close_nl;
+		}
+	}
+	if (a.dev && sws[0] != old_sw) {
+		struct spritz_dev_key dk = { .ifindex = ifindex };
+		struct spritz_dev_val dv = { .src_switch = sws[0] };
+
+		rec.src_switch = sws[0];
+		if (bpf_map_update_elem(dp.devs, &dk, &dv, BPF_EXIST) ||
+		    bpf_map_update_elem(dp.state, &ifindex, &rec, BPF_EXIST)) {
+			ctl_err("failed to move %s to switch %u: %s", a.dev, sws[0], strerror(errno));
+			goto close_nl;
+		}
+		for (i = 0; i < ndevs; i++)
+			if (devs[i].ifindex == ifindex)
+				devs[i].v.src_switch = sws[0];
+		if (!switch_used(devs, ndevs, old_sw))
+			spritz_nl_flush(nl, old_sw, NULL, 0);
+	}
+	if (a.plan || a.hosts) {
+		err = ctl_dir_replace(dp.dir, &a.dir);
+		if (err) {
+			ctl_err("failed to refresh host directory: %s", strerror(-err));
+			goto close_nl;
+		}
+	}
+	if (a.algo && write_algorithm(a.algo)) {
+		ctl_err("failed to set algorithm: %s", strerror(errno));
+		goto close_nl;
+	}
+	ret = EXIT_OK;
+close_nl:
+	spritz_nl_close(nl);
+free_tables:
+	for (i = 0; tbs && i < nsw; i++)
+		ctl_table_free(&tbs[i]);
+	free(tbs);
+unlock:
+	close(lock);
+free_args:
+	free(sws);
+	free(devs);
+	ctl_dp_close(&dp);
+	dp_args_free(&a);
+	return ret;
 }

@@ -25,12 +25,15 @@ static const struct cmd cmds[] = {
 	{ "memory", cmd_memory, "TOPO [--switch N | --all-switches] [-j]\n"
 				"       spritzctl memory --sweep dragonfly|slimfly|all "
 				"[--max-endpoints N] [--plot FILE.png] [-j]" },
-	{ "up", cmd_up, "--dev IFACE --topo TOPO --switch N --addr-plan PREFIX/L "
-			"[--algorithm A]" },
+	{ "up", cmd_up, "--dev IFACE --topo TOPO --switch N (--addr-plan PREFIX/L | --hosts FILE)\n"
+			"       [--algorithm A] [LINK-MODEL]" },
 	{ "down", cmd_down, "[--dev IFACE]" },
+	{ "reload", cmd_reload, "[--dev IFACE] --topo TOPO [--switch N] "
+				"[--addr-plan PREFIX/L | --hosts FILE]\n"
+				"       [--algorithm A] [LINK-MODEL]" },
 	{ "set", cmd_set, "KNOB VALUE" },
 	{ "get", cmd_get, "KNOB [-j]" },
-	{ "show", cmd_show, "[config] [-j]" },
+	{ "show", cmd_show, "[config | paths [--switch N] [--dst M] | flows | stats] [-j]" },
 };
 
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
@@ -69,6 +72,8 @@ void ctl_cmd_usage(const char *cmd, FILE *f)
 	for (i = 0; i < NCMDS; i++)
 		if (!strcmp(cmds[i].name, cmd))
 			fprintf(f, "usage: spritzctl %s %s\n", cmd, cmds[i].help);
+	if (f == stdout)
+		fprintf(f, "exit status: 0 ok, 1 failure, 2 usage error; see spritzctl(8)\n");
 }
 
 /* Print and free a JSON value according to -p. */

@@ -100,5 +100,9 @@ int cmd_down(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_get(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_reload(int argc, char **argv);
+
+/* show config (cmd_knobs.c), for cmd_show. */
+int ctl_show_config(void);
 
 #endif /* _SPRITZCTL_H */

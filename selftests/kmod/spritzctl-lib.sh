@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Shared by the spritzctl up/down suites (spritzctl-updown.sh,
+# spritzctl-multi.sh, spritzctl-reload.sh): the dummy device, the arguments
+# of up, and checks of what up leaves in place and down removes.  Sourced;
+# runs in the VM as root, module not loaded.
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/lib.sh"
+
+require_root
+command -v jq >/dev/null || { echo "# SKIP: jq not installed"; exit $KSFT_SKIP; }
+ctl=$SPRITZ_OUT/spritzctl
+[ -x "$ctl" ] || { echo "# $ctl not built"; exit $KSFT_FAIL; }
+[ -f "$(spritz_ko)" ] || { echo "# $(spritz_ko) not built"; exit $KSFT_FAIL; }
+[ -d /sys/module/spritz ] && { echo "# spritz already loaded"; exit $KSFT_FAIL; }
+dev=spzud0
+pins=/sys/fs/bpf/spritz
+topo=dragonfly:p=2,a=4,h=2
+args=(--dev $dev --topo $topo --switch 3 --addr-plan fd00::/16)
+
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+ip link del $dev 2>/dev/null
+ip link add $dev type dummy && ip link set $dev up || exit $KSFT_FAIL
+
+# Nothing of Spritz's left anywhere.
+clean()
+{
+	[ ! -e $pins ] || { echo "left: $(ls $pins)"; return 1; }
+	[ ! -d /sys/module/spritz ] || { echo "module still loaded"; return 1; }
+	[ -z "$(tc filter show dev $dev ingress)" ] || { echo "ingress filter left"; return 1; }
+	[ -z "$(tc filter show dev $dev egress)" ] || { echo "egress filter left"; return 1; }
+	! tc qdisc show dev $dev | grep -q clsact || { echo "clsact left"; return 1; }
+	[ -z "$(bpftool prog list | grep spritz_)" ] || { echo "programs left"; return 1; }
+	[ -z "$(bpftool link list)" ] || { echo "links left: $(bpftool link list)"; return 1; }
+}
+
+# Everything of "up" in place.
+is_up()
+{
+	local m
+
+	for m in spritz_devs spritz_dir spritz_udp spritz_flows spritz_stats spritz_egress \
+		spritz_ingress spritzctl_state; do
+		[ -e $pins/$m ] || { echo "$m not pinned"; return 1; }
+	done
+	[ "$(cat /sys/kernel/spritz/tables)" -gt 0 ] || { echo "no table"; return 1; }
+	[ "$(bpftool prog list | grep -c 'spritz_[ei]')" -eq 2 ] ||
+		{ echo "programs: $(bpftool prog list | grep spritz_)"; return 1; }
+	# every switch of the plan: the directory is shared by all devices
+	[ "$(bpftool map dump pinned $pins/spritz_dir | grep -c dst_switch)" -eq 36 ] ||
+		{ echo "directory not filled"; return 1; }
+	[ "$(devs)" = "$(cat /sys/class/net/$dev/ifindex):3" ] ||
+		{ echo "spritz_devs: $(devs)"; return 1; }
+}
+
+# spritz_devs as sorted "ifindex:switch" lines
+devs()
+{
+	bpftool -j map dump pinned $pins/spritz_devs |
+		jq -r '.[] | .formatted | "\(.key.ifindex):\(.value.src_switch)"' | sort
+}
+
+# "switch:generation" of every live table
+tables()
+{
+	"$ctl" show paths -j | jq -r '.tables[] | "\(.src_switch):\(.generation)"'
+}
+
+# A snapshot of the state "up" creates, for idempotence.
+state()
+{
+	ls $pins
+	tc filter show dev $dev ingress
+	tc filter show dev $dev egress
+	bpftool prog list | grep spritz_
+	bpftool link list
+	cat /sys/kernel/spritz/tables /sys/kernel/spritz/paths
+	grep '^spritz ' /proc/modules | cut -d' ' -f1-2
+	bpftool map dump pinned $pins/spritz_devs
+	bpftool map dump pinned $pins/spritz_dir
+	bpftool map dump pinned $pins/spritzctl_state
+	tables
+}
+
+# Number of hooks of DEV with a spritz program (tcx link pin or our filter).
+spritz_attached()
+{
+	local n=0 ifi
+
+	ifi=$(ip -j link show dev "$1" | jq '.[0].ifindex')
+	for h in ingress egress; do
+		if [ -e $pins/link_${ifi}_$h ] || tc filter show dev $1 $h | grep -q spritz_; then
+			n=$((n + 1))
+		fi
+	done
+	echo $n
+}
+
+is_pinned()
+{
+	[ -e $pins/spritz_egress ] || { echo "object unpinned"; return 1; }
+}
+
+# spritz_attached for eth0 of namespace NS
+ns_attached() # NS
+{
+	ns "$1" bash -c "$(declare -f spritz_attached); pins=$pins; spritz_attached eth0"
+}
+
+ns() # NAME CMD...
+{
+	local n=$1
+	shift
+	nsenter --net=/run/netns/$n "$@"
+}
+
+nobody() # CMD...: run as uid/gid 65534
+{
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}

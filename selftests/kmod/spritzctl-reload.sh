@@ -1,0 +1,313 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# spritzctl reload and show (Documentation/spritzctl.8) on two network
+# namespaces joined by a veth pair: the sender (switch 3) runs Spritz on its
+# eth0, entered with nsenter --net, with a --hosts file of IPv6 and IPv4
+# entries.  An IPv6 TCP transfer runs while reload swaps the table six
+# times (every table, one device's with another link model, one switch's
+# with the directory refreshed, the algorithm changed and back): it ends
+# with the exact byte count and checksum, without a reset, steered, and the
+# table generation went up by at least six.  Refused reloads change
+# nothing.  show paths, flows and stats -j match the documented schema
+# (types and keys, checked with jq); IPv4 UDP to a carrier port is steered,
+# IPv4 TCP is not.  Runs in the VM as root, module not loaded.
+source "$(dirname "$0")/spritzctl-lib.sh"
+
+py=/usr/bin/python3
+[ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
+hosts=/tmp/spritz-hosts
+cat >$hosts <<HOSTS
+# switch 3: the sender, switch 5: the receiver
+fd00:3::/64 3
+fd00:5::/64 5
+10.0.3.0/24 3
+10.0.5.0/24 5
+HOSTS
+
+setup()
+{
+	local ma mb
+
+	ip netns add spza && ip netns add spzb || return 1
+	ip link add name eth0 index 3301 netns spza type veth peer name eth0 index 3302 \
+		netns spzb || return 1
+	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
+	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
+	ns spza ip addr add 10.0.3.1/32 dev eth0
+	ns spza ip route add fd00:5::/64 dev eth0
+	ns spza ip route add 10.0.5.0/24 dev eth0
+	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
+	ns spzb ip addr add 10.0.5.1/32 dev eth0
+	ns spzb ip route add fd00:3::/64 dev eth0
+	ns spzb ip route add 10.0.3.0/24 dev eth0
+	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts || return 1
+	[ "$(tables | cut -d: -f1)" = 3 ] || { echo "tables: $(tables)"; return 1; }
+	[ "$(devs)" = 3301:3 ] || { echo "devs: $(devs)"; return 1; }
+	# static neighbours: no resolution delay on the first packets
+	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
+	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
+	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
+	ns spza ip neigh add 10.0.5.1 lladdr $mb dev eth0 nud permanent &&
+	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent &&
+	ns spzb ip neigh add 10.0.3.1 lladdr $ma dev eth0 nud permanent
+}
+
+gen3()
+{
+	"$ctl" show paths --switch 3 -j | jq '.tables[0].generation'
+}
+
+# The receiver: byte count and SHA-256 of a stream, "eof" or the error.
+rx_py='
+import hashlib, socket, sys
+s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("::", 5001)); s.listen(1); s.settimeout(60)
+c, _ = s.accept(); c.settimeout(60); n = 0; h = hashlib.sha256(); end = "eof"
+try:
+    while True:
+        b = c.recv(65536)
+        if not b: break
+        n += len(b); h.update(b)
+except Exception as e:
+    end = repr(e)
+print(n, h.hexdigest(), end)'
+
+# The sender: 16 KiB chunks every 2 ms until the stop file exists.
+tx_py='
+import hashlib, os, socket, time
+s = socket.create_connection(("fd00:5::1", 5001), timeout=60); n = 0; h = hashlib.sha256()
+chunk = bytes(range(256)) * 64; end = "ok"
+try:
+    while not os.path.exists("/tmp/spritz-stop") or n < 1 << 20:
+        s.sendall(chunk); n += len(chunk); h.update(chunk); time.sleep(0.002)
+    s.shutdown(socket.SHUT_WR); s.recv(1); s.close()
+except Exception as e:
+    end = repr(e)
+print(n, h.hexdigest(), end)'
+
+reload_tcp()
+{
+	local g0 g1 i rc=0 rx tx variants
+
+	variants=(
+		"ns spza $ctl reload --topo $topo"
+		"ns spza $ctl reload --dev eth0 --topo $topo --global-ns 700"
+		"$ctl reload --switch 3 --topo $topo --hosts $hosts"
+		"$ctl reload --topo $topo --algorithm spray"
+		"ns spza $ctl reload --dev eth0 --topo $topo --switch 3 --global-ns 900"
+		"$ctl reload --topo $topo --algorithm scout"
+	)
+	g0=$(gen3)
+	rm -f /tmp/spritz-stop
+	ns spzb $py -c "$rx_py" >/tmp/spritz-rx &
+	rx=$!
+	sleep 1
+	ns spza $py -c "$tx_py" >/tmp/spritz-tx &
+	tx=$!
+	sleep 1
+	for i in "${!variants[@]}"; do
+		kill -0 $tx 2>/dev/null || { echo "sender ended before reload $i"; rc=1; }
+		${variants[$i]} || { echo "reload $i failed: ${variants[$i]}"; rc=1; }
+		sleep 0.3
+	done
+	touch /tmp/spritz-stop
+	wait $tx
+	wait $rx
+	g1=$(gen3)
+	echo "sent: $(cat /tmp/spritz-tx); received: $(cat /tmp/spritz-rx); generation $g0 -> $g1"
+	read -r txn txh txe </tmp/spritz-tx
+	read -r rxn rxh rxe </tmp/spritz-rx
+	[ "$txe" = ok ] && [ "$rxe" = eof ] || { echo "connection failed"; rc=1; }
+	[ -n "$txn" ] && [ "$txn" = "$rxn" ] && [ "$txh" = "$rxh" ] ||
+		{ echo "bytes differ"; rc=1; }
+	[ "$g1" -ge $((g0 + ${#variants[@]})) ] || { echo "generation $g0 -> $g1"; rc=1; }
+	# the transfer was steered: the flow with its switches, label writes
+	"$ctl" show flows -j | jq -e '[.flows[] | select(.proto == "tcp" and
+		.saddr == "fd00:3::1" and .daddr == "fd00:5::1" and .dport == 5001 and
+		.src_switch == 3 and .dst_switch == 5 and .packets > 0 and
+		(.last_ev | type == "number"))] | length == 1' >/dev/null ||
+		{ echo "flow: $("$ctl" show flows)"; rc=1; }
+	[ "$(counter eg_rewrites)" -gt 0 ] || { echo "no EV written"; rc=1; }
+	[ "$(cat /sys/kernel/spritz/algorithm)" = scout ] || { echo "algorithm"; rc=1; }
+	rm -f /tmp/spritz-stop /tmp/spritz-rx /tmp/spritz-tx
+	return $rc
+}
+
+counter() # NAME
+{
+	"$ctl" show stats -j | jq ".counters.$1"
+}
+
+# what reload may change
+snapshot()
+{
+	tables
+	devs
+	bpftool map dump pinned $pins/spritz_dir
+	cat /sys/kernel/spritz/algorithm
+}
+
+reload_refused()
+{
+	local a rc=0 bad=/tmp/spritz-hosts-bad
+
+	a=$(snapshot)
+	printf 'fd00:3::/64 3\nfd00:5::/64 5 x\n' >$bad
+	expect 2 "failed to reload switch 99: switch id out of range (topology has 36" \
+		"$ctl" reload --topo $topo --switch 99 || rc=1
+	expect 1 "no device is up with switch 7" "$ctl" reload --topo $topo --switch 7 || rc=1
+	expect 2 "failed to parse hosts file $bad:2: expected" \
+		"$ctl" reload --topo $topo --hosts $bad || rc=1
+	expect 1 "failed to reload spritz on lo: not up on lo" \
+		ns spza "$ctl" reload --dev lo --topo $topo || rc=1
+	expect 1 "failed to find device nosuch" "$ctl" reload --dev nosuch --topo $topo || rc=1
+	expect 2 "failed to parse topology" "$ctl" reload --topo dragonfly:p=2 || rc=1
+	expect 2 "failed to parse reload arguments: --topo is required" "$ctl" reload || rc=1
+	expect 2 "exclude each other" "$ctl" reload --topo $topo --hosts $hosts \
+		--addr-plan fd00::/16 || rc=1
+	expect 1 "failed to reload spritz: permission denied (must be root)" \
+		nobody "$ctl" reload --topo $topo || rc=1
+	# a topology without switch 5: the directory still maps fd00:5::/64 to it
+	expect 2 "the directory maps a prefix to switch 5" \
+		"$ctl" reload --topo dragonfly:p=1,a=1,h=3 --switch 3 || rc=1
+	[ "$a" = "$(snapshot)" ] || { echo "state changed:"; diff <(echo "$a") <(snapshot); rc=1; }
+	rm -f $bad
+	return $rc
+}
+
+# IPv4: UDP to a carrier port is steered (source port = EV), TCP is not.
+ipv4()
+{
+	local udp0 tcp0 rc=0
+
+	udp0=$(counter eg_managed_udp)
+	tcp0=$(counter un_tcp4)
+	ns spza $py -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("10.0.3.1", 40000))
+for i in range(4): s.sendto(b"x" * 64, ("10.0.5.1", 4789))
+t = socket.socket(socket.AF_INET); t.settimeout(2)
+try: t.connect(("10.0.5.1", 5002))
+except Exception: pass' || return 1
+	[ "$(counter eg_managed_udp)" -ge $((udp0 + 4)) ] || { echo "udp not managed"; rc=1; }
+	[ "$(counter un_tcp4)" -gt "$tcp0" ] || { echo "tcp4 not counted"; rc=1; }
+	"$ctl" show flows -j | jq -e '[.flows[] | select(.proto == "udp" and
+		.saddr == "10.0.3.1" and .sport == 40000 and .daddr == "10.0.5.1" and
+		.dport == 4789 and .src_switch == 3 and .dst_switch == 5 and
+		.packets == 4)] | length == 1' >/dev/null ||
+		{ echo "udp flow: $("$ctl" show flows)"; rc=1; }
+	return $rc
+}
+
+# -j schemas of spritzctl.8: required keys with their types.
+show_json()
+{
+	local out names rc=0
+
+	out=$("$ctl" show paths -j) || return 1
+	jq -e 'keys == ["tables"] and (.tables | length == 1) and all(.tables[];
+		(keys == ["destinations", "generation", "num_switches", "src_switch"]) and
+		(.src_switch == 3) and (.num_switches == 36) and (.generation | type == "number") and
+		(.destinations | length == 35) and all(.destinations[];
+			(keys == ["dst", "paths"]) and (.dst | type == "number") and
+			(.paths | length > 0) and all(.paths[];
+				(keys == ["base_weight", "disabled_ms", "disables", "ev", "ev1",
+					  "ev2", "lat_class", "picks", "timeouts", "weight"]) and
+				all(.[]; type == "number") and .ev == .ev1 * 256 + .ev2 and
+				.base_weight >= 1)))' <<<"$out" >/dev/null ||
+		{ echo "paths: $(head -c 600 <<<"$out")"; rc=1; }
+	jq -e '[.tables[].destinations[].paths[].picks] | add > 0' <<<"$out" >/dev/null ||
+		{ echo "no picks counted"; rc=1; }
+	out=$("$ctl" show paths -j --switch 3 --dst 5) || return 1
+	jq -e '[.tables[].destinations[].dst] == [5]' <<<"$out" >/dev/null ||
+		{ echo "--dst 5: $out"; rc=1; }
+	out=$("$ctl" show paths -j --switch 4) || return 1
+	[ "$out" = '{"tables":[]}' ] || { echo "--switch 4: $out"; rc=1; }
+	out=$("$ctl" show flows -j) || return 1
+	jq -e 'keys == ["flows"] and (.flows | length >= 2) and all(.flows[];
+		(keys == ["algorithm", "buffer", "bytes", "daddr", "dport", "dst_switch",
+			  "inflight", "last_ev", "last_lat_class", "packets", "proto", "saddr",
+			  "sport", "src_switch"]) and
+		(.proto | IN("tcp", "udp")) and (.saddr | type == "string") and
+		(.daddr | type == "string") and (.algorithm | type == "string") and
+		all(.sport, .dport, .src_switch, .dst_switch, .packets, .bytes, .inflight;
+		    type == "number") and
+		(.last_ev | type | IN("number", "null")) and
+		(.last_lat_class | type | IN("number", "null")) and
+		(.buffer | type == "array") and all(.buffer[];
+			keys == ["ecn_count", "ev", "lat_class"] and all(.[]; type == "number")))' \
+		<<<"$out" >/dev/null || { echo "flows: $(head -c 600 <<<"$out")"; rc=1; }
+	out=$("$ctl" show stats -j) || return 1
+	# every counter of struct spritz_stats in include/spritz/maps.h, in order
+	names=$(sed -n '/^struct spritz_stats {/,/^};/s/^\t__u64 \([a-z0-9_]*\);.*/\1/p' \
+		"$SPRITZ_TOP/include/spritz/maps.h")
+	jq -e 'keys == ["counters", "cpus"] and (.cpus | type == "number") and .cpus >= 1 and
+		all(.counters[]; type == "number" and . >= 0) and .counters.eg_packets > 0' \
+		<<<"$out" >/dev/null || { echo "stats: $out"; rc=1; }
+	[ "$(jq -r '.counters | keys_unsorted[]' <<<"$out")" = "$names" ] ||
+		{ echo "counter names differ from maps.h"; rc=1; }
+	return $rc
+}
+
+show_human()
+{
+	local out rc=0
+
+	out=$("$ctl" show paths --switch 3 --dst 5) || return 1
+	head -2 <<<"$out" | grep -q '^table of switch 3: generation [0-9]*, 36 switches$' ||
+		{ echo "$out"; rc=1; }
+	[ "$(tail -n +3 <<<"$out" | awk '{print $1}' | sort -u)" = 5 ] || { echo "$out"; rc=1; }
+	out=$("$ctl" show flows) || return 1
+	grep -q '^tcp *\[fd00:3::1\]:[0-9]* *\[fd00:5::1\]:5001 *3>5 ' <<<"$out" ||
+		{ echo "$out"; rc=1; }
+	grep -q '^udp *10.0.3.1:40000 *10.0.5.1:4789 *3>5 ' <<<"$out" || { echo "$out"; rc=1; }
+	out=$("$ctl" show stats) || return 1
+	grep -Eq '^eg_rewrites +[1-9][0-9]*$' <<<"$out" || { echo "$out"; rc=1; }
+	return $rc
+}
+
+show_non_root()
+{
+	nobody "$ctl" show paths -j >/dev/null || { echo "show paths as nobody"; return 1; }
+	expect 1 "failed to show flows: permission denied (must be root)" \
+		nobody "$ctl" show flows || return 1
+	expect 1 "failed to show stats: permission denied (must be root)" \
+		nobody "$ctl" show stats
+}
+
+# Every command: --help on stdout, exit 0, the exit codes named.
+help()
+{
+	local c out
+
+	for c in topo paths memory up down reload set get show; do
+		out=$("$ctl" $c --help) || { echo "$c --help failed"; return 1; }
+		grep -q "^usage: spritzctl $c" <<<"$out" && grep -q "^exit status: 0 ok, 1 failure, 2 usage" \
+			<<<"$out" || { echo "$c --help: $out"; return 1; }
+	done
+}
+
+down_all()
+{
+	ns spza "$ctl" down || return 1
+	expect 1 "failed to reload spritz: spritz is not up" "$ctl" reload --topo $topo || return 1
+	expect 1 "failed to show flows: spritz is not up" "$ctl" show flows || return 1
+	clean
+}
+
+ktap_header 9
+run_test setup setup || { ktap_finish; }
+run_test reload_during_tcp reload_tcp
+run_test reload_refused_changes_nothing reload_refused
+run_test ipv4_udp_steered_tcp_not ipv4
+run_test show_json show_json
+run_test show_human show_human
+run_test show_non_root show_non_root
+run_test help help
+run_test down down_all
+ip netns del spza
+ip netns del spzb
+ip link del $dev
+rm -f $hosts
+ktap_finish

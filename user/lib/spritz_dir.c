@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host directory sources: address plans and hosts files (spritz_dir.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spritz_dir.h"
+
+#define HOSTS_LINE_MAX 512
+#define DIR_ENTRIES_MAX 65536 /* SPRITZ_DIR_MAX */
+
+static const uint8_t v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int push(struct spritz_dir_list *l, const struct spritz_dir_entry *e)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		void *p = realloc(l->e, cap * sizeof(*l->e));
+
+		if (!p)
+			return -ENOMEM;
+		l->e = p;
+		l->cap = cap;
+	}
+	l->e[l->n++] = *e;
+	return 0;
+}
+
+void spritz_dir_free(struct spritz_dir_list *l)
+{
+	free(l->e);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Decimal 0..max, digits only; -1 otherwise. */
+static long parse_dec(const char *s, long max)
+{
+	long v = 0;
+
+	if (!*s || strlen(s) > 9)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v <= max ? v : -1;
+}
+
+static bool host_bits_zero(const uint8_t a[16], uint32_t plen)
+{
+	uint32_t bit;
+
+	for (bit = plen; bit < 128; bit++)
+		if (a[bit / 8] & (0x80 >> (bit % 8)))
+			return false;
+	return true;
+}
+
+int spritz_plan_parse(const char *s, struct spritz_plan *p)
+{
+	char buf[64], *slash;
+	long l;
+
+	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
+		return -EINVAL;
+	slash = strchr(buf, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	l = parse_dec(slash + 1, 48);
+	if (l < 0 || inet_pton(AF_INET6, buf, p->prefix) != 1)
+		return -EINVAL;
+	p->plen = (int)l;
+	return 0;
+}
+
+int spritz_plan_entries(const struct spritz_plan *p, uint32_t nsw, struct spritz_dir_list *out)
+{
+	uint32_t s;
+	int bit, i, err;
+
+	out->n = 0;
+	if (nsw > 65536)
+		return -ERANGE;
+	for (s = 0; s < nsw; s++) {
+		struct spritz_dir_entry e = { .prefixlen = 64, .sw = s };
+
+		for (bit = 0; bit < p->plen; bit++)
+			if (p->prefix[bit / 8] & (0x80 >> (bit % 8)))
+				e.addr[bit / 8] |= (uint8_t)(0x80 >> (bit % 8));
+		for (i = 0; i < 16; i++) {
+			bit = p->plen + i;
+			if (s & (0x8000U >> i))
+				e.addr[bit / 8] |= (uint8_t)(0x80 >> (bit % 8));
+		}
+		err = push(out, &e);
+		if (err)
+			return err;
+	}
+	spritz_dir_sort(out);
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct spritz_dir_entry *x = a, *y = b;
+	int c;
+
+	if (x->prefixlen != y->prefixlen)
+		return x->prefixlen < y->prefixlen ? -1 : 1;
+	c = memcmp(x->addr, y->addr, 16);
+	if (c)
+		return c;
+	/* equal prefixes (duplicates): file order */
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+void spritz_dir_sort(struct spritz_dir_list *l)
+{
+	if (l->n > 1)
+		qsort(l->e, l->n, sizeof(*l->e), cmp_entry);
+}
+
+const struct spritz_dir_entry *spritz_dir_find(const struct spritz_dir_list *l,
+					       const uint8_t addr[16], uint32_t prefixlen)
+{
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct spritz_dir_entry *e = &l->e[mid];
+		int c = e->prefixlen != prefixlen ? (e->prefixlen < prefixlen ? -1 : 1)
+						  : memcmp(e->addr, addr, 16);
+
+		if (!c)
+			return e;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void spritz_dir_format(const uint8_t addr[16], uint32_t prefixlen, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (prefixlen >= 96 && !memcmp(addr, v4_mapped, sizeof(v4_mapped))) {
+		inet_ntop(AF_INET, addr + 12, a, sizeof(a));
+		snprintf(buf, len, "%s/%u", a, prefixlen - 96);
+		return;
+	}
+	inet_ntop(AF_INET6, addr, a, sizeof(a));
+	snprintf(buf, len, "%s/%u", a, prefixlen);
+}
+
+/* One non-empty line (comment stripped) into @e; message in @why on error. */
+static int parse_line(char *s, uint32_t nsw, struct spritz_dir_entry *e, char *why,
+		      size_t wlen)
+{
+	char *tok[3], *save = NULL, *slash;
+	long plen = -1, sw;
+	bool v4;
+	int n = 0;
+
+	for (tok[n] = strtok_r(s, " \t\r", &save); tok[n] && n < 3;)
+		if (++n < 3)
+			tok[n] = strtok_r(NULL, " \t\r", &save);
+	if (n != 2) {
+		snprintf(why, wlen, "expected \"ADDRESS[/PREFIXLEN] SWITCH\"");
+		return -EINVAL;
+	}
+	slash = strchr(tok[0], '/');
+	if (slash) {
+		*slash = '\0';
+		plen = parse_dec(slash + 1, 128);
+		if (plen < 0) {
+			snprintf(why, wlen, "invalid prefix length \"%s\"", slash + 1);
+			return -EINVAL;
+		}
+	}
+	memset(e, 0, sizeof(*e));
+	v4 = !strchr(tok[0], ':');
+	if (v4) {
+		if (inet_pton(AF_INET, tok[0], e->addr + 12) != 1) {
+			snprintf(why, wlen, "invalid IPv4 address \"%s\"", tok[0]);
+			return -EINVAL;
+		}
+		if (plen > 32) {
+			snprintf(why, wlen, "prefix length %ld out of range for IPv4 (0..32)", plen);
+			return -EINVAL;
+		}
+		memcpy(e->addr, v4_mapped, sizeof(v4_mapped));
+		e->prefixlen = 96 + (uint32_t)(plen < 0 ? 32 : plen);
+	} else {
+		if (inet_pton(AF_INET6, tok[0], e->addr) != 1) {
+			snprintf(why, wlen, "invalid IPv6 address \"%s\"", tok[0]);
+			return -EINVAL;
+		}
+		e->prefixlen = (uint32_t)(plen < 0 ? 128 : plen);
+	}
+	if (!host_bits_zero(e->addr, e->prefixlen)) {
+		snprintf(why, wlen, "%s/%ld has bits set past the prefix length", tok[0],
+			 v4 ? (long)e->prefixlen - 96 : (long)e->prefixlen);
+		return -EINVAL;
+	}
+	sw = parse_dec(tok[1], 65535);
+	if (sw < 0) {
+		snprintf(why, wlen, "invalid switch id \"%s\"", tok[1]);
+		return -EINVAL;
+	}
+	if ((uint32_t)sw >= nsw) {
+		snprintf(why, wlen, "switch %ld out of range (topology has %u switches, 0..%u)", sw,
+			 nsw, nsw - 1);
+		return -EINVAL;
+	}
+	e->sw = (uint32_t)sw;
+	return 0;
+}
+
+int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *out, char *err,
+		      size_t errlen)
+{
+	char line[HOSTS_LINE_MAX + 2], why[192];
+	uint32_t lineno = 0;
+	size_t i;
+	FILE *f;
+	int ret = 0;
+
+	out->n = 0;
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		set_err(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct spritz_dir_entry e;
+		size_t len = strlen(line);
+		char *hash;
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
+			set_err(err, errlen, "%s:%u: line longer than %d characters", path, lineno,
+				HOSTS_LINE_MAX);
+			ret = -EINVAL;
+			goto out;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		if (line[strspn(line, " \t\r")] == '\0')
+			continue;
+		ret = parse_line(line, nsw, &e, why, sizeof(why));
+		if (ret) {
+			set_err(err, errlen, "%s:%u: %s", path, lineno, why);
+			goto out;
+		}
+		if (out->n == DIR_ENTRIES_MAX) {
+			set_err(err, errlen, "%s:%u: more than %d entries", path, lineno,
+				DIR_ENTRIES_MAX);
+			ret = -EINVAL;
+			goto out;
+		}
+		e.line = lineno;
+		ret = push(out, &e);
+		if (ret) {
+			set_err(err, errlen, "%s: %s", path, strerror(-ret));
+			goto out;
+		}
+	}
+	if (ferror(f)) {
+		ret = -EIO;
+		set_err(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	if (!out->n) {
+		set_err(err, errlen, "%s: no entries", path);
+		ret = -EINVAL;
+		goto out;
+	}
+	spritz_dir_sort(out);
+	for (i = 1; i < out->n; i++) {
+		const struct spritz_dir_entry *a = &out->e[i - 1], *b = &out->e[i];
+
+		if (a->prefixlen == b->prefixlen && !memcmp(a->addr, b->addr, 16)) {
+			set_err(err, errlen, "%s:%u: duplicate of line %u", path, b->line, a->line);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+out:
+	fclose(f);
+	if (ret)
+		out->n = 0;
+	return ret;
+}
