@@ -10,7 +10,8 @@
 #   make fuzz         10^6 random/mutated packets through the tc datapath on
 #                     each kernel (FUZZ_N=, FUZZ_SEED=)
 #   make demo         the main job (see README.md)
-#   make install      PREFIX=/usr/local DESTDIR=
+#   make install      PREFIX=/usr/local DESTDIR= (and uninstall; see below)
+#   make install-dkms the module's sources for DKMS, dkms add + install
 #
 # Quiet unless V=1.  Everything built lands in $(OUT) (default: build/).
 
@@ -179,6 +180,100 @@ demo: deps
 
 deps:
 	$(Q)scripts/deps install
+
+# ---------------------------------------------------------------- install
+# make install [PREFIX=/usr/local] [DESTDIR=]: spritzctl, the BPF object it
+# loads, the man page, the systemd unit and the docs.  spritzctl looks for
+# its object next to its binary (bpf/spritz.bpf.o; cmd_updown.c), so the
+# binary lives in $(PKGLIBDIR) with the object in $(PKGLIBDIR)/bpf and
+# $(SBINDIR)/spritzctl is a relative link to it.  make install-dkms: the
+# module's source tree for DKMS ($(DKMS_SRCDIR)), then, without DESTDIR,
+# "dkms add" and "dkms install" for each of $(DKMS_KVERS).  uninstall and
+# uninstall-dkms undo them.  Documentation/deployment.rst, "Installing".
+PREFIX ?= /usr/local
+DESTDIR ?=
+SBINDIR ?= $(PREFIX)/sbin
+PKGLIBDIR ?= $(PREFIX)/lib/spritz
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/spritz
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSCONFDIR ?= /etc
+INSTALL ?= install
+DKMS ?= dkms
+VERSION := $(shell sed -n 's/^.define SPRITZ_VERSION "\(.*\)"$$/\1/p' include/spritz/abi.h)
+DKMS_SRCDIR ?= /usr/src/spritz-$(VERSION)
+DKMS_KVERS ?= $(KVERS)
+
+INST_DOCS := README.md $(wildcard Documentation/*.rst) packaging/spritz.conf.example
+INST_FILES := $(PKGLIBDIR)/spritzctl $(PKGLIBDIR)/bpf/spritz.bpf.o $(SBINDIR)/spritzctl \
+	$(MANDIR)/man8/spritzctl.8 $(UNITDIR)/spritz@.service \
+	$(addprefix $(DOCDIR)/,$(notdir $(INST_DOCS)))
+DKMS_FILES := Kbuild $(wildcard kmod/*.c kmod/*.h include/spritz/*.h)
+DKMS_TOOLS := scripts/kbuild-prep packaging/dkms-build
+
+# $(call dkms_run,ARGS,WHAT): dkms ARGS, its output shown only on failure
+# (always with V=1)
+ifeq ($(V),1)
+dkms_run = $(DKMS) $(1) || { echo "$@: failed to $(2)" >&2; exit 1; }
+else
+dkms_run = log=$$(mktemp) && { $(DKMS) $(1) >$$log 2>&1 || \
+	{ cat $$log >&2; rm -f $$log; echo "$@: failed to $(2)" >&2; exit 1; }; } && rm -f $$log
+endif
+
+.PHONY: uninstall install-dkms uninstall-dkms
+
+install: $(SPRITZCTL) $(OUT)/bpf/spritz.bpf.o
+	$(msg) INSTALL $(DESTDIR)$(PREFIX)
+	$(Q)$(INSTALL) -d $(DESTDIR)$(PKGLIBDIR)/bpf $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/spritz
+	$(Q)$(INSTALL) -m 0755 $(SPRITZCTL) $(DESTDIR)$(PKGLIBDIR)/spritzctl
+	$(Q)$(INSTALL) -m 0644 $(OUT)/bpf/spritz.bpf.o $(DESTDIR)$(PKGLIBDIR)/bpf/spritz.bpf.o
+	$(Q)ln -sfr $(DESTDIR)$(PKGLIBDIR)/spritzctl $(DESTDIR)$(SBINDIR)/spritzctl
+	$(Q)$(INSTALL) -m 0644 Documentation/spritzctl.8 $(DESTDIR)$(MANDIR)/man8/spritzctl.8
+	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		-e 's|@DOCDIR@|$(DOCDIR)|g' packaging/spritz@.service \
+		> $(DESTDIR)$(UNITDIR)/spritz@.service
+	$(Q)chmod 0644 $(DESTDIR)$(UNITDIR)/spritz@.service
+	$(Q)$(INSTALL) -m 0644 $(INST_DOCS) $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	$(msg) UNINSTALL $(DESTDIR)$(PREFIX)
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INST_FILES))
+	$(Q)for d in $(PKGLIBDIR)/bpf $(PKGLIBDIR) $(DOCDIR) $(SYSCONFDIR)/spritz; do \
+		[ ! -d $(DESTDIR)$$d ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$$d || exit 1; \
+	done
+
+install-dkms:
+	$(msg) INSTALL $(DESTDIR)$(DKMS_SRCDIR)
+	$(Q)if [ -z "$(DESTDIR)" ]; then \
+		command -v $(firstword $(DKMS)) >/dev/null || \
+			{ echo "$@: failed to find dkms: install the dkms package" >&2; exit 1; }; \
+		if [ -n "$$($(DKMS) status spritz/$(VERSION) 2>/dev/null)" ]; then \
+			$(call dkms_run,remove spritz/$(VERSION) --all,remove the old spritz/$(VERSION)); \
+		fi; \
+	fi
+	$(Q)rm -rf $(DESTDIR)$(DKMS_SRCDIR)
+	$(Q)for f in $(DKMS_FILES); do \
+		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_SRCDIR)/$$f || exit 1; done
+	$(Q)for f in $(DKMS_TOOLS); do \
+		$(INSTALL) -D -m 0755 $$f $(DESTDIR)$(DKMS_SRCDIR)/$$f || exit 1; done
+	$(Q)sed 's/^PACKAGE_VERSION="@VERSION@"$$/PACKAGE_VERSION="$(VERSION)"/' \
+		packaging/dkms.conf > $(DESTDIR)$(DKMS_SRCDIR)/dkms.conf
+	$(Q)if [ -z "$(DESTDIR)" ]; then \
+		$(call dkms_run,add spritz/$(VERSION),add spritz/$(VERSION) to DKMS); \
+		for k in $(DKMS_KVERS); do \
+			printf '  %-8s %s\n' DKMS "spritz/$(VERSION) $$k"; \
+			$(call dkms_run,install spritz/$(VERSION) -k $$k,build and install spritz.ko for $$k); \
+		done; \
+	fi
+
+uninstall-dkms:
+	$(msg) UNINSTALL $(DESTDIR)$(DKMS_SRCDIR)
+	$(Q)if [ -z "$(DESTDIR)" ] && command -v $(firstword $(DKMS)) >/dev/null && \
+	    [ -n "$$($(DKMS) status spritz/$(VERSION) 2>/dev/null)" ]; then \
+		$(call dkms_run,remove spritz/$(VERSION) --all,remove spritz/$(VERSION) from DKMS); \
+	fi
+	$(Q)rm -rf $(DESTDIR)$(DKMS_SRCDIR)
 
 format:
 	$(Q)clang-format -i $$(git ls-files '*.c' '*.h')
