@@ -160,6 +160,13 @@ static void gen_motivational(const struct spritz_topo *t, long long size)
 	for (s = 0; s < t->nsw && dst < 0; s++)
 		if (t->group[s] == D && t->hosts[s] && !links_into(t, s, 0))
 			dst = s;
+	/* Slim Fly: every switch of a group may link into another group. */
+	for (s = 0; s < t->nsw && src < 0; s++)
+		if (t->group[s] == 0 && t->hosts[s])
+			src = s;
+	for (s = 0; s < t->nsw && dst < 0; s++)
+		if (t->group[s] == D && t->hosts[s])
+			dst = s;
 	if (src < 0 || dst < 0)
 		die("failed to generate motivational: no source/destination switch in %s", t->name);
 	free_g[D] = 1;
@@ -175,15 +182,23 @@ static void gen_motivational(const struct spritz_topo *t, long long size)
 
 		if (free_g[x])
 			continue;
+		int all = 1;
+
 		for (s = 0; s < t->nsw; s++)
-			if (t->group[s] == x && t->hosts[s] && links_into(t, s, D) && ngw < 64)
+			if (t->group[s] == x && t->hosts[s] && s != src)
+				all &= links_into(t, s, D);
+		for (s = 0; s < t->nsw; s++)
+			if (t->group[s] == x && t->hosts[s] && links_into(t, s, D) && ngw < 64 &&
+			    s != src && (!all || !ngw))
 				gw[ngw++] = s;
 		if (!ngw)
 			continue;
 		for (s = 0; s < t->nsw; s++) {
-			int k, j;
+			int k, j, m, is_gw = 0;
 
-			if (t->group[s] != x || links_into(t, s, D))
+			for (m = 0; m < ngw; m++)
+				is_gw |= gw[m] == s;
+			if (t->group[s] != x || is_gw)
 				continue;
 			for (k = 0; k < t->hosts[s]; k++) {
 				if (s == src && k == 0)
@@ -292,10 +307,8 @@ static void gen_pattern(const struct spritz_topo *t, const char *sc, long long s
 				die("failed to allocate hosts: out of memory");
 			for (i = 0; i < nb; i++)
 				p2[i] = i;
-			do
-				shuffle(p2, nb);
-			while (0);
-			/* rotate the shuffled order by one: a derangement */
+			shuffle(p2, nb);
+			/* each sends to the next in the shuffled order: a derangement */
 			for (i = 0; i < nb; i++)
 				print_flow(0, h[by[p2[i]]].s, h[by[p2[i]]].k, h[by[p2[(i + 1) % nb]]].s,
 					   h[by[p2[(i + 1) % nb]]].k, size, "bystander");
