@@ -182,18 +182,15 @@ deps:
 	$(Q)scripts/deps install
 
 # ---------------------------------------------------------------- install
-# make install [PREFIX=/usr/local] [DESTDIR=]: spritzctl, the BPF object it
-# loads, the man page, the systemd unit and the docs.  spritzctl looks for
-# its object next to its binary (bpf/spritz.bpf.o; cmd_updown.c), so the
-# binary lives in $(PKGLIBDIR) with the object in $(PKGLIBDIR)/bpf and
-# $(SBINDIR)/spritzctl is a relative link to it.  make install-dkms: the
-# module's source tree for DKMS ($(DKMS_SRCDIR)), then, without DESTDIR,
-# "dkms add" and "dkms install" for each of $(DKMS_KVERS).  uninstall and
-# uninstall-dkms undo them.  Documentation/deployment.rst, "Installing".
+# make install [PREFIX=/usr/local] [DESTDIR=]: spritzctl (which carries its
+# BPF object, the libbpf skeleton), the man page, the systemd unit and the
+# docs.  make install-dkms: the module's source tree for DKMS
+# ($(DKMS_SRCDIR)), then, without DESTDIR, "dkms add" and "dkms install"
+# for each of $(DKMS_KVERS).  uninstall and uninstall-dkms undo them.
+# Documentation/deployment.rst, "Installing".
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
-PKGLIBDIR ?= $(PREFIX)/lib/spritz
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/spritz
 UNITDIR ?= $(PREFIX)/lib/systemd/system
@@ -205,8 +202,7 @@ DKMS_SRCDIR ?= /usr/src/spritz-$(VERSION)
 DKMS_KVERS ?= $(KVERS)
 
 INST_DOCS := README.md $(wildcard Documentation/*.rst) packaging/spritz.conf.example
-INST_FILES := $(PKGLIBDIR)/spritzctl $(PKGLIBDIR)/bpf/spritz.bpf.o $(SBINDIR)/spritzctl \
-	$(MANDIR)/man8/spritzctl.8 $(UNITDIR)/spritz@.service \
+INST_FILES := $(SBINDIR)/spritzctl $(MANDIR)/man8/spritzctl.8 $(UNITDIR)/spritz@.service \
 	$(addprefix $(DOCDIR)/,$(notdir $(INST_DOCS)))
 DKMS_FILES := Kbuild $(wildcard kmod/*.c kmod/*.h include/spritz/*.h)
 DKMS_TOOLS := scripts/kbuild-prep packaging/dkms-build
@@ -222,13 +218,11 @@ endif
 
 .PHONY: uninstall install-dkms uninstall-dkms
 
-install: $(SPRITZCTL) $(OUT)/bpf/spritz.bpf.o
+install: $(SPRITZCTL)
 	$(msg) INSTALL $(DESTDIR)$(PREFIX)
-	$(Q)$(INSTALL) -d $(DESTDIR)$(PKGLIBDIR)/bpf $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
+	$(Q)$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/spritz
-	$(Q)$(INSTALL) -m 0755 $(SPRITZCTL) $(DESTDIR)$(PKGLIBDIR)/spritzctl
-	$(Q)$(INSTALL) -m 0644 $(OUT)/bpf/spritz.bpf.o $(DESTDIR)$(PKGLIBDIR)/bpf/spritz.bpf.o
-	$(Q)ln -sfr $(DESTDIR)$(PKGLIBDIR)/spritzctl $(DESTDIR)$(SBINDIR)/spritzctl
+	$(Q)$(INSTALL) -m 0755 $(SPRITZCTL) $(DESTDIR)$(SBINDIR)/spritzctl
 	$(Q)$(INSTALL) -m 0644 Documentation/spritzctl.8 $(DESTDIR)$(MANDIR)/man8/spritzctl.8
 	$(Q)sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		-e 's|@DOCDIR@|$(DOCDIR)|g' packaging/spritz@.service \
@@ -239,7 +233,7 @@ install: $(SPRITZCTL) $(OUT)/bpf/spritz.bpf.o
 uninstall:
 	$(msg) UNINSTALL $(DESTDIR)$(PREFIX)
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INST_FILES))
-	$(Q)for d in $(PKGLIBDIR)/bpf $(PKGLIBDIR) $(DOCDIR) $(SYSCONFDIR)/spritz; do \
+	$(Q)for d in $(DOCDIR) $(SYSCONFDIR)/spritz; do \
 		[ ! -d $(DESTDIR)$$d ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$$d || exit 1; \
 	done
 

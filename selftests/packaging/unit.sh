@@ -15,10 +15,7 @@
 # brings Spritz up on the device with the file's settings and ExecStop
 # leaves nothing behind (the table flushed; the module, which the test
 # inserted, may stay); a missing ALGORITHM falls back to the unit's
-# default; the installed spritzctl needs no file of the checkout: with the
-# installed BPF object moved away ExecStart either fails naming that very
-# path and rolls back (a spritzctl that loads bpf/spritz.bpf.o next to its
-# binary) or comes up all the same (one with the object built in);
+# default; ADDRESSES=--hosts FILE fills the directory from that file;
 # uninstall removes the package.  The device is named spz-u0 so that its instance
 # name is escaped (spritz@spz\x2du0), as systemd-escape makes it.  Runs in
 # the VM as root, module not loaded.
@@ -27,8 +24,7 @@ source "$(dirname "$0")/../lib/lib.sh"
 require_root
 ko=$(spritz_ko)
 ctl=$SPRITZ_OUT/spritzctl
-obj=$SPRITZ_OUT/bpf/spritz.bpf.o
-for f in "$ko" "$ctl" "$obj"; do
+for f in "$ko" "$ctl"; do
 	[ -e "$f" ] || { echo "# $f not built"; exit $KSFT_FAIL; }
 done
 [ -d /sys/module/spritz ] && { echo "# spritz already loaded"; exit $KSFT_FAIL; }
@@ -157,10 +153,11 @@ clean()
 	stopped && spritz_rmmod && [ ! -d /sys/module/spritz ]
 }
 
-# up on $dev with the example's settings and algorithm $1
+# up on $dev with the example's settings, algorithm $1, $2 directory
+# entries (default: the plan's, one per switch)
 is_up()
 {
-	local m n i
+	local m n i want=${2:-36}
 
 	for m in spritz_dir spritz_udp spritz_flows spritz_stats; do
 		[ -e $pins/$m ] || { echo "$m not pinned"; return 1; }
@@ -168,9 +165,9 @@ is_up()
 	[ "$(cat /sys/kernel/spritz/tables)" -gt 0 ] || { echo "no table"; return 1; }
 	[ "$(cat /sys/kernel/spritz/algorithm)" = "$1" ] ||
 		{ echo "algorithm $(cat /sys/kernel/spritz/algorithm), want $1"; return 1; }
-	# dragonfly:p=2,a=4,h=2 has 36 switches: 35 directory entries
+	# dragonfly:p=2,a=4,h=2 has 36 switches
 	n=$(bpftool map dump pinned $pins/spritz_dir | grep -c dst_switch)
-	[ "$n" -ge 35 ] || { echo "directory: $n entries"; return 1; }
+	[ "$n" -eq "$want" ] || { echo "directory: $n entries, want $want"; return 1; }
 	# attached to the device: tcx links pinned per ifindex, or clsact filters
 	i=$(cat /sys/class/net/$dev/ifindex)
 	if [ ! -e $pins/link_${i}_egress ] || [ ! -e $pins/link_${i}_ingress ]; then
@@ -184,7 +181,7 @@ is_up()
 
 install_pkg()
 {
-	make -s -C "$SPRITZ_TOP" OUT="$SPRITZ_OUT" -o "$ctl" -o "$obj" install PREFIX=$prefix || return 1
+	make -s -C "$SPRITZ_TOP" OUT="$SPRITZ_OUT" -o "$ctl" install PREFIX=$prefix || return 1
 	install -m 0644 $prefix/share/doc/spritz/spritz.conf.example "$conf"
 }
 
@@ -225,29 +222,20 @@ default_algorithm()
 	run_unit ExecStop && clean
 }
 
-# the installed spritzctl looks for the installed object and nothing else
-object_path()
+# ADDRESSES=--hosts FILE instead of the plan
+hosts_file()
 {
-	local o=$prefix/lib/spritz/bpf/spritz.bpf.o err rc
-
-	spritz_insmod && mv "$o" "$o.away" || return 1
-	err=$(run_unit ExecStart 2>&1)
-	rc=$?
-	mv "$o.away" "$o"
-	echo "$err"
-	if [ $rc -ne 0 ]; then
-		grep -q "failed to open BPF object $o" <<<"$err" || return 1
-	else
-		echo "(object built into spritzctl)"
-		is_up scout && run_unit ExecStop || return 1
-	fi
-	clean
+	printf '%s\n' '# three peers' 'fd00:5::/64 5' 'fd00:7::/64 7' 'fd00:9::2 9' >/etc/spritz/hosts
+	sed -i 's|^ADDRESSES=.*|ADDRESSES=--hosts /etc/spritz/hosts|' "$conf"
+	spritz_insmod && run_unit ExecStart || return 1
+	is_up scout 3 || { run_unit ExecStop; return 1; }
+	run_unit ExecStop && clean
 }
 
 uninstall_pkg()
 {
 	make -s -C "$SPRITZ_TOP" OUT="$SPRITZ_OUT" uninstall PREFIX=$prefix || return 1
-	[ ! -e $prefix/sbin/spritzctl ] && [ ! -e $prefix/lib/spritz ] && [ ! -e "$unit" ] ||
+	[ ! -e $prefix/sbin/spritzctl ] && [ ! -e "$unit" ] ||
 		{ echo "files left"; return 1; }
 	# the configuration stays
 	[ -f "$conf" ]
@@ -260,7 +248,7 @@ run_test systemd_analyze_verify verify
 run_test exec_lines_expand expansion
 run_test execstart_up_execstop_clean start_stop
 run_test algorithm_defaults_to_scout default_algorithm
-run_test installed_object_used object_path
+run_test addresses_hosts_file hosts_file
 run_test uninstall uninstall_pkg
 "$prefix/sbin/spritzctl" down >/dev/null 2>&1
 ip link del $dev
