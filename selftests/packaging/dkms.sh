@@ -9,8 +9,11 @@
 # of the system's DKMS state or /lib/modules changes: "make install-dkms"
 # adds, builds and installs spritz.ko for each kernel; each installed module
 # must carry .BTF and list its kfuncs against that kernel's BTF (bpftool
-# -B); "make install-dkms" again replaces the old registration; "make
-# uninstall-dkms" removes modules, registration and sources.  Then, per
+# -B); "make install-dkms" again replaces the old registration; with the
+# newest kernel's build removed, "dkms autoinstall -k KVER" (what DKMS's
+# kernel postinst hook runs when a kernel is installed) builds and installs
+# it again (AUTOINSTALL); "make uninstall-dkms" removes modules,
+# registration and sources.  Then, per
 # kernel, selftests/vm/run boots it and dkms-guest.sh modprobes the
 # DKMS-built module there, and "spritzctl up" loads it by modprobe.  A host suite that boots guests itself, because
 # the guest half needs the host half's build (building in TCG takes minutes).
@@ -128,6 +131,18 @@ index() # KVER ROOT
 	grep "^updates/dkms/spritz.ko" "$m/modules.dep"
 }
 
+# a kernel upgrade: DKMS's hook runs "dkms autoinstall -k KVER"
+autoinstall()
+{
+	local k
+
+	k=$(tr ' ' '\n' <<<"$kernels" | tail -n 1)
+	$DKMS remove spritz/"$version" -k "$k" >/dev/null 2>&1 || { echo "remove -k $k"; return 1; }
+	[ -z "$(installed "$k")" ] || { echo "$k: module still installed"; return 1; }
+	$DKMS autoinstall -k "$k" >"$t/autoinstall.log" 2>&1 || { cat "$t/autoinstall.log"; return 1; }
+	status_is "$(all_installed)" && [ -n "$(installed "$k")" ]
+}
+
 guest() # KVER
 {
 	local s e
@@ -151,10 +166,11 @@ uninstall()
 }
 
 cd "$SPRITZ_TOP" || exit $KSFT_FAIL
-ktap_header $((4 + $(wc -w <<<"$kernels")))
+ktap_header $((5 + $(wc -w <<<"$kernels")))
 run_test install_dkms_all_kernels build
 run_test module_btf_kfuncs btf
 run_test install_dkms_again reinstall
+run_test autoinstall_on_kernel_upgrade autoinstall
 for k in $kernels; do
 	run_test "modprobe_in_vm_$k" guest "$k"
 done
