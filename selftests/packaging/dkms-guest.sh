@@ -49,9 +49,9 @@ kfuncs()
 
 unload()
 {
-	local i
+	local _
 
-	for i in $(seq 20); do
+	for _ in $(seq 20); do
 		modprobe -r spritz 2>/dev/null && break
 		sleep 0.1
 	done
