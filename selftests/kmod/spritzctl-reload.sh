@@ -9,7 +9,7 @@
 # with the directory refreshed, the algorithm changed and back): it ends
 # with the exact byte count and checksum, without a reset, steered, and the
 # table generation went up by at least six.  Refused reloads change
-# nothing.  show paths, flows and stats -j match the documented schema
+# nothing; a device moved to another switch takes its flows along.  show paths, flows and stats -j match the documented schema
 # (types and keys, checked with jq); IPv4 UDP to a carrier port is steered,
 # IPv4 TCP is not.  Runs in the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
@@ -276,6 +276,29 @@ show_non_root()
 		nobody "$ctl" show stats
 }
 
+# reload --dev --switch moves a device: the old table goes (no other
+# device uses it), the device's flows restart from the new switch.
+move()
+{
+	local rc=0
+
+	ns spza "$ctl" reload --dev eth0 --topo $topo --switch 4 || return 1
+	[ "$(devs)" = 3301:4 ] || { echo "devs: $(devs)"; rc=1; }
+	[ "$(tables | cut -d: -f1 | xargs)" = 4 ] || { echo "tables: $(tables)"; rc=1; }
+	"$ctl" show flows -j | jq -e '[.flows[] | select(.src_switch == 3)] | length == 0' \
+		>/dev/null || { echo "flows of switch 3 left: $("$ctl" show flows)"; rc=1; }
+	ns spza $py -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("10.0.3.1", 40001))
+for i in range(3): s.sendto(b"x" * 64, ("10.0.5.1", 4789))' || rc=1
+	"$ctl" show flows -j | jq -e '[.flows[] | select(.sport == 40001 and .src_switch == 4 and
+		.dst_switch == 5 and .packets == 3 and (.last_ev | type == "number"))] |
+		length == 1' >/dev/null || { echo "flow: $("$ctl" show flows)"; rc=1; }
+	ns spza "$ctl" reload --dev eth0 --topo $topo --switch 3 || rc=1
+	[ "$(tables | cut -d: -f1 | xargs)" = 3 ] || { echo "tables: $(tables)"; rc=1; }
+	return $rc
+}
+
 # Every command: --help on stdout, exit 0, the exit codes named.
 help()
 {
@@ -296,7 +319,7 @@ down_all()
 	clean
 }
 
-ktap_header 9
+ktap_header 10
 run_test setup setup || { ktap_finish; }
 run_test reload_during_tcp reload_tcp
 run_test reload_refused_changes_nothing reload_refused
@@ -304,6 +327,7 @@ run_test ipv4_udp_steered_tcp_not ipv4
 run_test show_json show_json
 run_test show_human show_human
 run_test show_non_root show_non_root
+run_test reload_moves_device move
 run_test help help
 run_test down down_all
 ip netns del spza

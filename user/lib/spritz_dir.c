@@ -150,8 +150,8 @@ const struct spritz_dir_entry *spritz_dir_find(const struct spritz_dir_list *l,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct spritz_dir_entry *e = &l->e[mid];
-		int c = e->prefixlen != prefixlen ? (e->prefixlen < prefixlen ? -1 : 1)
-						  : memcmp(e->addr, addr, 16);
+		int c = e->prefixlen != prefixlen ? (e->prefixlen < prefixlen ? -1 : 1) :
+						    memcmp(e->addr, addr, 16);
 
 		if (!c)
 			return e;
@@ -177,8 +177,7 @@ void spritz_dir_format(const uint8_t addr[16], uint32_t prefixlen, char *buf, si
 }
 
 /* One non-empty line (comment stripped) into @e; message in @why on error. */
-static int parse_line(char *s, uint32_t nsw, struct spritz_dir_entry *e, char *why,
-		      size_t wlen)
+static int parse_line(char *s, uint32_t nsw, struct spritz_dir_entry *e, char *why, size_t wlen)
 {
 	char *tok[3], *save = NULL, *slash;
 	long plen = -1, sw;
@@ -209,7 +208,8 @@ static int parse_line(char *s, uint32_t nsw, struct spritz_dir_entry *e, char *w
 			return -EINVAL;
 		}
 		if (plen > 32) {
-			snprintf(why, wlen, "prefix length %ld out of range for IPv4 (0..32)", plen);
+			snprintf(why, wlen, "prefix length %ld out of range for IPv4 (0..32)",
+				 plen);
 			return -EINVAL;
 		}
 		memcpy(e->addr, v4_mapped, sizeof(v4_mapped));

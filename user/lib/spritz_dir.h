@@ -23,10 +23,10 @@
 #include <stdint.h>
 
 struct spritz_dir_entry {
-	uint8_t addr[16];   /* IPv6 or v4-mapped, bits past prefixlen zero */
+	uint8_t addr[16]; /* IPv6 or v4-mapped, bits past prefixlen zero */
 	uint32_t prefixlen; /* of addr: IPv4 /n is 96 + n */
-	uint32_t sw;	    /* destination switch */
-	uint32_t line;	    /* hosts file line, 0 for an address plan */
+	uint32_t sw; /* destination switch */
+	uint32_t line; /* hosts file line, 0 for an address plan */
 };
 
 struct spritz_dir_list {

@@ -53,22 +53,22 @@ static double weight_real(uint32_t w)
 /* ----------------------------------------------------------------- paths */
 
 struct paths_ctx {
-	long dst;	  /* -1: all */
-	bool have;	  /* a table started */
+	long dst; /* -1: all */
+	bool have; /* a table started */
 	int ntables;
-	uint32_t src;	  /* of the current table */
-	json_t *tables;	  /* -j */
-	json_t *dests;	  /* -j: of the current table */
+	uint32_t src; /* of the current table */
+	json_t *tables; /* -j */
+	json_t *dests; /* -j: of the current table */
 };
 
 static json_t *path_json(const struct spritz_nl_path *p)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:f, s:f, s:I, s:I, s:I, s:I}", "ev", p->ev,
-			 "ev1", SPRITZ_EV1(p->ev), "ev2", SPRITZ_EV2(p->ev), "lat_class",
-			 p->lat_class, "base_weight", weight_real(p->base_weight), "weight",
-			 weight_real(p->weight), "disabled_ms", (json_int_t)p->disabled_ms,
-			 "picks", (json_int_t)p->picks, "timeouts", (json_int_t)p->timeouts,
-			 "disables", (json_int_t)p->disables);
+	return json_pack("{s:i, s:i, s:i, s:i, s:f, s:f, s:I, s:I, s:I, s:I}", "ev", p->ev, "ev1",
+			 SPRITZ_EV1(p->ev), "ev2", SPRITZ_EV2(p->ev), "lat_class", p->lat_class,
+			 "base_weight", weight_real(p->base_weight), "weight",
+			 weight_real(p->weight), "disabled_ms", (json_int_t)p->disabled_ms, "picks",
+			 (json_int_t)p->picks, "timeouts", (json_int_t)p->timeouts, "disables",
+			 (json_int_t)p->disables);
 }
 
 static int paths_cb(const struct spritz_nl_dest *d, void *arg)
@@ -85,15 +85,16 @@ static int paths_cb(const struct spritz_nl_dest *d, void *arg)
 			json_t *t;
 
 			c->dests = json_array();
-			t = json_pack("{s:i, s:I, s:i, s:o}", "src_switch", (json_int_t)d->src_switch,
-				      "generation", (json_int_t)d->generation, "num_switches",
+			t = json_pack("{s:i, s:I, s:i, s:o}", "src_switch",
+				      (json_int_t)d->src_switch, "generation",
+				      (json_int_t)d->generation, "num_switches",
 				      (json_int_t)d->num_switches, "destinations", c->dests);
 			if (!t || json_array_append_new(c->tables, t))
 				return -ENOMEM;
 		} else {
 			printf("%stable of switch %u: generation %u, %u switches\n",
-			       c->ntables++ ? "\n" : "", d->src_switch,
-			       d->generation, d->num_switches);
+			       c->ntables++ ? "\n" : "", d->src_switch, d->generation,
+			       d->num_switches);
 			printf("%5s %7s %5s %11s %9s %11s %12s %9s %9s\n", "dst", "ev", "class",
 			       "base_weight", "weight", "disabled_ms", "picks", "timeouts",
 			       "disables");
@@ -132,7 +133,8 @@ static int show_paths(long sw, long dst)
 
 	if (!ctl_module_loaded()) {
 		ctl_err("failed to show paths: spritz module not loaded (no %s; run spritzctl up "
-			"or modprobe spritz)", SPRITZ_SYSFS_DIR);
+			"or modprobe spritz)",
+			SPRITZ_SYSFS_DIR);
 		return EXIT_FAIL;
 	}
 	ret = ctl_nl_open(&nl, err, sizeof(err));
@@ -191,7 +193,8 @@ static int check_value_size(int fd, uint32_t want, const char *what, struct bpf_
 	}
 	if (want && info->value_size != want) {
 		ctl_err("failed to show %s: value size %u, spritzctl expects %u (datapath and "
-			"spritzctl of different builds)", what, info->value_size, want);
+			"spritzctl of different builds)",
+			what, info->value_size, want);
 		return -EPROTO;
 	}
 	return 0;
@@ -243,8 +246,8 @@ static json_t *flow_json(const struct spritz_flow_key *k, const struct spritz_fl
 		      have_ev ? json_integer(f->last_ev) : json_null(), "last_lat_class",
 		      have_ev ? json_integer(f->last_lat_class) : json_null(), "packets",
 		      (json_int_t)f->packets, "bytes", (json_int_t)f->bytes_sent, "algorithm",
-		      f->lb.algo < NALGOS ? algo_names[f->lb.algo] : "?", "buffer", buf,
-		      "inflight", flow_pending(f));
+		      f->lb.algo < NALGOS ? algo_names[f->lb.algo] : "?", "buffer", buf, "inflight",
+		      flow_pending(f));
 	return o;
 }
 
@@ -269,8 +272,8 @@ static void flow_row(const struct spritz_flow_key *k, const struct spritz_flow *
 		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s%s/%u", i ? "," : "", e,
 					f->lb.buf[i].ecn_count);
 	}
-	printf("%-5s %-46s %-46s %-11s %-7s %10llu %12llu  %s\n", proto_name(k->proto), src,
-	       dst, sw, ev, (unsigned long long)f->packets, (unsigned long long)f->bytes_sent,
+	printf("%-5s %-46s %-46s %-11s %-7s %10llu %12llu  %s\n", proto_name(k->proto), src, dst,
+	       sw, ev, (unsigned long long)f->packets, (unsigned long long)f->bytes_sent,
 	       n ? buf : "-");
 }
 
@@ -298,8 +301,7 @@ static int show_flows(void)
 		}
 	} else {
 		printf("%-5s %-46s %-46s %-11s %-7s %10s %12s  %s\n", "proto", "source",
-		       "destination", "switches", "last_ev", "packets", "bytes",
-		       "buffer (ev/ecn)");
+		       "destination", "switches", "last_ev", "packets", "bytes", "buffer (ev/ecn)");
 	}
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		k = next;
@@ -420,7 +422,8 @@ int cmd_show(int argc, char **argv)
 			continue;
 		}
 		r = opt == OPT_JSON || opt == OPT_PRETTY || opt == OPT_HELP ?
-			    ctl_common_opt(opt, optarg, &lo, "show") : 0;
+			    ctl_common_opt(opt, optarg, &lo, "show") :
+			    0;
 		if (r < 0)
 			return EXIT_USAGE;
 		if (!r) {

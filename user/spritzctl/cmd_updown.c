@@ -134,7 +134,8 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 		case OPT_SWITCH:
 			a->sw = ctl_parse_long(optarg, 1 << 30);
 			if (a->sw < 0) {
-				ctl_err("failed to parse --switch \"%s\": expected a switch id", optarg);
+				ctl_err("failed to parse --switch \"%s\": expected a switch id",
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -179,7 +180,8 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 				break;
 		if (i == sizeof(algos) / sizeof(algos[0])) {
 			ctl_err("failed to parse --algorithm \"%s\": expected scout, spray, ops, "
-				"ecmp or flicr", a->algo);
+				"ecmp or flicr",
+				a->algo);
 			return EXIT_USAGE;
 		}
 	}
@@ -188,8 +190,8 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 		return ret;
 	if (a->sw >= a->t->nsw) {
 		ctl_err("failed to %s switch %ld: switch id out of range (topology has "
-			"%d switches, 0..%d)", up ? "bring up" : "reload", a->sw, a->t->nsw,
-			a->t->nsw - 1);
+			"%d switches, 0..%d)",
+			up ? "bring up" : "reload", a->sw, a->t->nsw, a->t->nsw - 1);
 		return EXIT_USAGE;
 	}
 	if (a->plan || a->hosts)
@@ -318,10 +320,12 @@ static int open_pinned(struct ctl_dp *dp, const char *what, bool quiet_enoent)
 		return err;
 	if (err == -ENOENT)
 		ctl_err("failed to %s: spritz is not up (nothing pinned under %s; spritzctl up "
-			"first)", what, SPRITZ_PIN_DIR);
+			"first)",
+			what, SPRITZ_PIN_DIR);
 	else if (err == -ESTALE)
 		ctl_err("failed to %s: incomplete datapath pinned under %s (spritzctl down "
-			"removes it)", what, SPRITZ_PIN_DIR);
+			"removes it)",
+			what, SPRITZ_PIN_DIR);
 	else
 		ctl_err("failed to %s: cannot open %s: %s", what, SPRITZ_PIN_DIR, strerror(-err));
 	return err;
@@ -382,14 +386,14 @@ int cmd_up(int argc, char **argv)
 	}
 	if (had_rec && old_rec.netns != ctl_netns_self()) {
 		ctl_err("failed to bring up spritz on %s: ifindex %u is already up in another "
-			"network namespace (devices sharing %s need distinct ifindexes)", a.dev,
-			ifindex, SPRITZ_PIN_DIR);
+			"network namespace (devices sharing %s need distinct ifindexes)",
+			a.dev, ifindex, SPRITZ_PIN_DIR);
 		goto unlock;
 	}
 	if (had_rec && old_rec.src_switch != sw) {
 		ctl_err("failed to bring up spritz on %s: already up with switch %u (spritzctl "
-			"reload --dev %s --switch %u, or down first)", a.dev, old_rec.src_switch,
-			a.dev, sw);
+			"reload --dev %s --switch %u, or down first)",
+			a.dev, old_rec.src_switch, a.dev, sw);
 		goto unlock;
 	}
 	if (had_rec && spritz_attached((int)ifindex, SPRITZ_HOOK_EGRESS, SPRITZ_PIN_DIR) &&
@@ -422,7 +426,8 @@ int cmd_up(int argc, char **argv)
 	if (live == 0 && switch_used(devs, ndevs, sw)) {
 		ctl_err("failed to bring up spritz on %s: the live table of switch %u differs "
 			"from the one of %s, and another device uses it (spritzctl reload to "
-			"change it)", a.dev, sw, a.topo);
+			"change it)",
+			a.dev, sw, a.topo);
 		goto unload_module;
 	}
 	if (live != 1) {
@@ -449,7 +454,8 @@ int cmd_up(int argc, char **argv)
 	if (err) {
 		if (err > 0)
 			ctl_err("failed to bring up spritz on %s: directory conflict: %s (up with "
-				"the same plan or hosts file, or spritzctl reload)", a.dev, why);
+				"the same plan or hosts file, or spritzctl reload)",
+				a.dev, why);
 		else
 			ctl_err("failed to read host directory: %s", strerror(-err));
 		goto unpin;
@@ -462,7 +468,8 @@ int cmd_up(int argc, char **argv)
 	/* 6. device entry and record */
 	dv = (struct spritz_dev_val){ .src_switch = sw };
 	rec = (struct ctl_state_val){ .netns = ctl_netns_self(),
-				      .netns_ino = ctl_netns_self_ino(), .src_switch = sw };
+				      .netns_ino = ctl_netns_self_ino(),
+				      .src_switch = sw };
 	if (bpf_map_update_elem(dp.devs, &dk, &dv, BPF_ANY) ||
 	    bpf_map_update_elem(dp.state, &ifindex, &rec, BPF_ANY)) {
 		ctl_err("failed to add %s to %s: %s", a.dev, SPRITZ_MAP_DEVS, strerror(errno));
@@ -717,7 +724,8 @@ int cmd_reload(int argc, char **argv)
 	}
 	/* the tables to swap */
 	if (a.dev) {
-		if (bpf_map_lookup_elem(dp.state, &ifindex, &rec) || rec.netns != ctl_netns_self()) {
+		if (bpf_map_lookup_elem(dp.state, &ifindex, &rec) ||
+		    rec.netns != ctl_netns_self()) {
 			ctl_err("failed to reload spritz on %s: not up on %s", a.dev, a.dev);
 			goto unlock;
 		}
@@ -725,8 +733,8 @@ int cmd_reload(int argc, char **argv)
 		sws[nsw++] = a.sw >= 0 ? (uint32_t)a.sw : old_sw;
 	} else if (a.sw >= 0) {
 		if (!switch_used(devs, ndevs, (uint32_t)a.sw)) {
-			ctl_err("failed to reload switch %ld: no device is up with switch %ld", a.sw,
-				a.sw);
+			ctl_err("failed to reload switch %ld: no device is up with switch %ld",
+				a.sw, a.sw);
 			goto unlock;
 		}
 		sws[nsw++] = (uint32_t)a.sw;
@@ -745,7 +753,8 @@ int cmd_reload(int argc, char **argv)
 	for (i = 0; i < nsw; i++) {
 		if (sws[i] >= (uint32_t)a.t->nsw) {
 			ctl_err("failed to reload switch %u: switch id out of range (topology has "
-				"%d switches, 0..%d)", sws[i], a.t->nsw, a.t->nsw - 1);
+				"%d switches, 0..%d)",
+				sws[i], a.t->nsw, a.t->nsw - 1);
 			ret = EXIT_USAGE;
 			goto unlock;
 		}
@@ -754,8 +763,8 @@ int cmd_reload(int argc, char **argv)
 		max = ctl_dir_max_switch(dp.dir);
 		if (max >= a.t->nsw) {
 			ctl_err("failed to reload spritz: the directory maps a prefix to switch %ld, "
-				"not in %s (0..%d); give --addr-plan or --hosts", max, a.topo,
-				a.t->nsw - 1);
+				"not in %s (0..%d); give --addr-plan or --hosts",
+				max, a.topo, a.t->nsw - 1);
 			ret = EXIT_USAGE;
 			goto unlock;
 		}
@@ -777,7 +786,8 @@ int cmd_reload(int argc, char **argv)
 	for (i = 0; i < nsw; i++) {
 		if (ctl_table_push(nl, &tbs[i])) {
 			if (i)
-				ctl_err("reloaded %zu of %zu tables; the others are unchanged", i, nsw);
+				ctl_err("reloaded %zu of %zu tables; the others are unchanged", i,
+					nsw);
 			goto close_nl;
 		}
 	}
@@ -788,7 +798,8 @@ int cmd_reload(int argc, char **argv)
 		rec.src_switch = sws[0];
 		if (bpf_map_update_elem(dp.devs, &dk, &dv, BPF_EXIST) ||
 		    bpf_map_update_elem(dp.state, &ifindex, &rec, BPF_EXIST)) {
-			ctl_err("failed to move %s to switch %u: %s", a.dev, sws[0], strerror(errno));
+			ctl_err("failed to move %s to switch %u: %s", a.dev, sws[0],
+				strerror(errno));
 			goto close_nl;
 		}
 		for (i = 0; i < ndevs; i++)
@@ -801,6 +812,14 @@ int cmd_reload(int argc, char **argv)
 		err = ctl_dir_replace(dp.dir, &a.dir);
 		if (err) {
 			ctl_err("failed to refresh host directory: %s", strerror(-err));
+			goto close_nl;
+		}
+	}
+	/* flows that now go elsewhere, or left a moved device's old switch */
+	if (a.plan || a.hosts || (a.dev && sws[0] != old_sw)) {
+		err = ctl_flows_resync(dp.dir, a.dev && sws[0] != old_sw ? (long)old_sw : -1);
+		if (err < 0) {
+			ctl_err("failed to drop outdated flow states: %s", strerror(-err));
 			goto close_nl;
 		}
 	}

@@ -164,8 +164,8 @@ int ctl_dp_create(struct ctl_dp *dp, uint32_t host_flags)
 	err = spritz_pin_maps(obj, SPRITZ_PIN_DIR, map_names, NMAPS);
 	if (err) {
 		ctl_err("failed to pin maps under %s: %s%s", SPRITZ_PIN_DIR, strerror(-err),
-			err == -EEXIST ? " (a pin path is occupied; spritzctl down, or remove it)"
-				       : "");
+			err == -EEXIST ? " (a pin path is occupied; spritzctl down, or remove it)" :
+					 "");
 		goto remove_dir;
 	}
 	for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++) {
@@ -318,8 +318,7 @@ uint64_t ctl_netns_self(void)
 }
 
 /* Enter @fd; if it is the namespace with cookie @cookie run @fn; come back. */
-static bool try_netns(int fd, int back, uint64_t cookie, int (*fn)(void *), void *arg,
-		      int *ret)
+static bool try_netns(int fd, int back, uint64_t cookie, int (*fn)(void *), void *arg, int *ret)
 {
 	bool found = false;
 
@@ -550,7 +549,8 @@ int ctl_table_build(struct spritz_topo *t, uint32_t src, struct ctl_table *tb)
 		if (!n || d == (int)src)
 			continue;
 		longest = spritz_paths_longest(p, (int)n);
-		tb->dests[tb->nd] = (struct spritz_nl_dest){ .dst = (uint32_t)d, .npaths = n,
+		tb->dests[tb->nd] = (struct spritz_nl_dest){ .dst = (uint32_t)d,
+							     .npaths = n,
 							     .paths = tb->paths + k };
 		for (i = 0; i < n; i++, k++) {
 			double w = spritz_weight(p[i].latency_ps, longest, 1);
@@ -641,8 +641,7 @@ void ctl_table_flush(uint32_t src)
 
 /* ------------------------------------------------------------- directory */
 
-int ctl_dir_source(const char *plan, const char *hosts, uint32_t nsw,
-		   struct spritz_dir_list *out)
+int ctl_dir_source(const char *plan, const char *hosts, uint32_t nsw, struct spritz_dir_list *out)
 {
 	char err[512] = "";
 	struct spritz_plan p;
@@ -651,7 +650,8 @@ int ctl_dir_source(const char *plan, const char *hosts, uint32_t nsw,
 	if (plan) {
 		if (spritz_plan_parse(plan, &p)) {
 			ctl_err("failed to parse --addr-plan \"%s\": expected an IPv6 PREFIX/L "
-				"with L <= 48, e.g. fd00::/16", plan);
+				"with L <= 48, e.g. fd00::/16",
+				plan);
 			return EXIT_USAGE;
 		}
 		if (nsw > 65536) {
@@ -698,8 +698,8 @@ int ctl_dir_conflict(int fd, const struct spritz_dir_list *l, char *why, size_t 
 		if (v.dst_switch == l->e[i].sw)
 			continue;
 		spritz_dir_format(k.addr, k.prefixlen, pfx, sizeof(pfx));
-		snprintf(why, len, "%s is switch %u in the directory, %u here", pfx,
-			 v.dst_switch, l->e[i].sw);
+		snprintf(why, len, "%s is switch %u in the directory, %u here", pfx, v.dst_switch,
+			 l->e[i].sw);
 		return 1;
 	}
 	return 0;
@@ -786,6 +786,51 @@ int ctl_dir_replace(int fd, const struct spritz_dir_list *l)
 free_stale:
 	free(stale);
 	return err;
+}
+
+int ctl_flows_resync(int dir_fd, long src)
+{
+	struct spritz_flow_key *stale = NULL, k, next;
+	size_t i, n = 0, cap = 0;
+	struct spritz_flow f;
+	void *prev = NULL;
+	int fd, err = 0;
+
+	fd = pin_get(SPRITZ_MAP_FLOWS);
+	if (fd < 0)
+		return fd;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		struct spritz_dir_key dk = { .prefixlen = 128 };
+		struct spritz_dir_val dv;
+
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &f))
+			continue;
+		memcpy(dk.addr, k.daddr, sizeof(dk.addr));
+		/* an LPM lookup with a full-length key: the longest match */
+		if (!bpf_map_lookup_elem(dir_fd, &dk, &dv) && dv.dst_switch == f.dst_switch &&
+		    (src < 0 || f.src_switch != (uint32_t)src))
+			continue;
+		if (n == cap) {
+			void *p;
+
+			cap = cap ? 2 * cap : 64;
+			p = realloc(stale, cap * sizeof(*stale));
+			if (!p) {
+				err = -ENOMEM;
+				goto free_stale;
+			}
+			stale = p;
+		}
+		stale[n++] = k;
+	}
+	for (i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &stale[i]);
+free_stale:
+	free(stale);
+	close(fd);
+	return err ? err : (int)n;
 }
 
 long ctl_dir_max_switch(int fd)

@@ -35,10 +35,10 @@
 #define CTL_HOST_LOADED_MODULE (1U << 0) /* up loaded spritz.ko: down unloads it */
 
 struct ctl_state_val {
-	uint64_t netns;	     /* device: its network namespace (ctl_netns_self()) */
-	uint64_t netns_ino;  /* device: inode of that namespace, to find it */
+	uint64_t netns; /* device: its network namespace (ctl_netns_self()) */
+	uint64_t netns_ino; /* device: inode of that namespace, to find it */
 	uint32_t src_switch; /* device: as in spritz_devs */
-	uint32_t flags;	     /* host record: CTL_HOST_* */
+	uint32_t flags; /* host record: CTL_HOST_* */
 };
 
 struct ctl_dp {
@@ -115,8 +115,7 @@ void ctl_table_flush(uint32_t src);
  * for a fabric of @nsw switches.  Prints the error and returns EXIT_USAGE
  * (bad plan or hosts line) or EXIT_FAIL (unreadable file).
  */
-int ctl_dir_source(const char *plan, const char *hosts, uint32_t nsw,
-		   struct spritz_dir_list *out);
+int ctl_dir_source(const char *plan, const char *hosts, uint32_t nsw, struct spritz_dir_list *out);
 /* An entry of @l whose prefix is in the map with another switch: 1 (why), 0, <0. */
 int ctl_dir_conflict(int fd, const struct spritz_dir_list *l, char *why, size_t len);
 /* Insert entries of @l the map lacks; those inserted are appended to @added. */
@@ -127,6 +126,14 @@ void ctl_dir_remove(int fd, const struct spritz_dir_list *l);
 int ctl_dir_replace(int fd, const struct spritz_dir_list *l);
 /* Largest dst_switch in the map (-1 if empty). */
 long ctl_dir_max_switch(int fd);
+
+/*
+ * Drop the flow states (spritz_flows) that the directory in @dir_fd now
+ * maps elsewhere (or not at all), and those of source switch @src (if not
+ * -1): the next packet of such a flow starts a new state from the current
+ * directory and spritz_devs.  Number dropped, or -errno.
+ */
+int ctl_flows_resync(int dir_fd, long src);
 
 /* Take CTL_LOCK_PATH (blocks); fd to keep open, or -errno. */
 int ctl_lock(void);
