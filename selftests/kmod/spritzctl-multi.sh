@@ -8,9 +8,10 @@
 # everything; a second device whose up fails is rolled back completely; a
 # module that up did not load stays loaded.  Devices in network namespaces
 # (as in the lab, entered with nsenter --net) share it too: link pins are
-# per ifindex, an ifindex up in another namespace is refused, down without
-# --dev takes every namespace's devices down, and a namespace deleted
-# without down neither keeps the object pinned nor blocks its ifindex.
+# per ifindex, concurrent ups serialise, an ifindex up in another namespace
+# is refused, down without --dev takes every namespace's devices down, and
+# a namespace deleted without down neither keeps the object pinned nor
+# blocks its ifindex.
 # --hosts files: entries (IPv4 as ::ffff:a.b.c.d/96+n) in the directory,
 # a bad line refused naming FILE:LINE with nothing changed.  Runs in the VM
 # as root, module not loaded.
@@ -143,10 +144,11 @@ bad_hosts() # PATTERN LINE...
 }
 
 # Hosts in network namespaces, entered with nsenter --net as the lab does,
-# share the object; each namespace's eth0 has a distinct ifindex.
+# share the object; each namespace's eth0 has a distinct ifindex.  Their ups
+# run concurrently.
 netns_hosts()
 {
-	local i rc=0 n=3
+	local i rc=0 n=3 pids=()
 
 	for i in $(seq $n); do
 		ip netns add spz$i || return 1
@@ -155,9 +157,15 @@ netns_hosts()
 		ip link set v$i up
 		ns spz$i ip link set eth0 up
 	done
+	# all at once: the first loads the object, the others wait for the
+	# lock and reuse it
 	for i in $(seq $n); do
 		ns spz$i "$ctl" up --dev eth0 --topo $topo --switch $((i + 2)) \
-			--addr-plan fd00::/16 || { echo "up in spz$i"; rc=1; }
+			--addr-plan fd00::/16 &
+		pids[i]=$!
+	done
+	for i in $(seq $n); do
+		wait ${pids[i]} || { echo "up in spz$i failed"; rc=1; }
 	done
 	[ "$(devs | xargs)" = "3101:3 3102:4 3103:5" ] || { echo "devs: $(devs)"; rc=1; }
 	[ "$(tables | cut -d: -f1 | xargs)" = "3 4 5" ] || { echo "tables: $(tables)"; rc=1; }
