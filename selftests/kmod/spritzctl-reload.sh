@@ -8,10 +8,14 @@
 # times (every table, one device's with another link model, one switch's
 # with the directory refreshed, the algorithm changed and back): it ends
 # with the exact byte count and checksum, without a reset, steered, and the
-# table generation went up by at least six.  Refused reloads change
-# nothing; a device moved to another switch takes its flows along.  show paths, flows and stats -j match the documented schema
-# (types and keys, checked with jq); IPv4 UDP to a carrier port is steered,
-# IPv4 TCP is not.  Runs in the VM as root, module not loaded.
+# table generation went up by at least six.  A reload to a topology with
+# other EVs from switch 3 to switch 5, during a Scout transfer: packets on
+# EVs only the old list has before it (captured after tc), none once it
+# has returned.  Refused reloads change nothing; a device moved to another
+# switch takes its flows along.  show paths, flows and stats -j match the
+# documented schema (types and keys, checked with jq); IPv4 UDP to a
+# carrier port is steered, IPv4 TCP is not.  Runs in the VM as root,
+# module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
 py=/usr/bin/python3
@@ -131,6 +135,85 @@ reload_tcp()
 	[ "$(counter eg_rewrites)" -gt 0 ] || { echo "no EV written"; rc=1; }
 	[ "$(cat /sys/kernel/spritz/algorithm)" = scout ] || { echo "algorithm"; rc=1; }
 	rm -f /tmp/spritz-stop /tmp/spritz-rx /tmp/spritz-tx
+	return $rc
+}
+
+# Outgoing IPv6 TCP data to port 5001 on eth0 (AF_PACKET, as the device
+# hands them to the wire, after tc): "REALTIME_S FLOW_LABEL" per packet,
+# until /tmp/spritz-cap-stop exists.  The stamp is taken in the same RCU
+# section as the egress program's run.
+cap_py='
+import os, socket, struct
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))  # ETH_P_ALL: outgoing too
+s.bind(("eth0", 0)); s.setsockopt(socket.SOL_SOCKET, 35, 1)  # SO_TIMESTAMPNS
+s.settimeout(0.2)
+print("ready", flush=True)
+while not os.path.exists("/tmp/spritz-cap-stop"):
+    try: d, anc, _, addr = s.recvmsg(256, 64)
+    except socket.timeout: continue
+    if addr[2] != socket.PACKET_OUTGOING or len(d) < 74 or d[12:14] != b"\x86\xdd" or d[20] != 6: continue
+    if struct.unpack("!H", d[56:58])[0] != 5001: continue
+    plen = struct.unpack("!H", d[18:20])[0]; doff = (d[66] >> 4) * 4
+    if plen <= doff: continue
+    ts = [struct.unpack("qq", c[2][:16]) for c in anc if c[0] == socket.SOL_SOCKET and c[1] == 35]
+    if not ts: continue
+    print("%d.%09d %d" % (ts[0][0], ts[0][1], struct.unpack("!I", d[14:18])[0] & 0xfffff), flush=True)'
+
+evs() # TOPO: the EVs of switch 3 to switch 5, one a line
+{
+	"$ctl" -j paths "$1" --switch 3 --dst 5 | jq '.paths[].ev'
+}
+
+# reload to a topology whose EVs from switch 3 to switch 5 differ, while a
+# Scout flow (good paths cached) runs: once reload has returned, no data
+# packet leaves with an EV of the old list that the new one lacks, and the
+# transfer completes.
+reload_stale_ev()
+{
+	local new=dragonfly:p=1,a=6,h=2 cap rx tx t0 t1 rc=0 old_only before after
+
+	old_only=$(comm -23 <(evs $topo | sort) <(evs $new | sort) | xargs)
+	[ -n "$old_only" ] || { echo "EV lists of $topo and $new do not differ"; return 1; }
+	"$ctl" set algorithm scout || return 1
+	rm -f /tmp/spritz-stop /tmp/spritz-cap-stop
+	ns spza $py -u -c "$cap_py" >/tmp/spritz-cap &
+	cap=$!
+	ns spzb $py -c "$rx_py" >/tmp/spritz-rx &
+	rx=$!
+	for _ in $(seq 50); do grep -q ready /tmp/spritz-cap && break; sleep 0.1; done
+	sleep 0.5
+	ns spza $py -c "$tx_py" >/tmp/spritz-tx &
+	tx=$!
+	sleep 1.5
+	t0=$(date +%s.%N)
+	ns spza "$ctl" reload --dev eth0 --topo $new || { echo "reload failed"; rc=1; }
+	t1=$(date +%s.%N)
+	sleep 1.5
+	touch /tmp/spritz-stop
+	wait $tx
+	wait $rx
+	touch /tmp/spritz-cap-stop
+	wait $cap
+	read -r txn txh txe </tmp/spritz-tx
+	read -r rxn rxh rxe </tmp/spritz-rx
+	[ "$txe" = ok ] && [ "$rxe" = eof ] && [ "$txn" = "$rxn" ] && [ "$txh" = "$rxh" ] ||
+		{ echo "transfer: sent $(cat /tmp/spritz-tx); received $(cat /tmp/spritz-rx)"; rc=1; }
+	# old-only EVs before the reload (the flow used them, so the check
+	# below can fail), none once it has returned
+	before=$(awk -v t="$t0" -v o=" $old_only " '$1 + 0 < t && index(o, " " $2 " ")' \
+		/tmp/spritz-cap | wc -l)
+	after=$(awk -v t="$t1" -v o=" $old_only " '$1 + 0 > t && index(o, " " $2 " ")' \
+		/tmp/spritz-cap | wc -l)
+	echo "old-only EVs ($old_only): $before packets before the reload, $after after;" \
+		"$(awk -v t="$t1" '$1 + 0 > t' /tmp/spritz-cap | wc -l) packets after"
+	[ "$before" -gt 0 ] || { echo "no packet on an old-only EV before the reload"; rc=1; }
+	[ "$after" -eq 0 ] || { echo "stale EVs after the reload:";
+		awk -v t="$t1" -v o=" $old_only " '$1 + 0 > t && index(o, " " $2 " ")' \
+			/tmp/spritz-cap | head -5; rc=1; }
+	[ "$(awk -v t="$t1" '$1 + 0 > t' /tmp/spritz-cap | wc -l)" -gt 0 ] ||
+		{ echo "no packet captured after the reload"; rc=1; }
+	ns spza "$ctl" reload --dev eth0 --topo $topo || rc=1
+	rm -f /tmp/spritz-stop /tmp/spritz-rx /tmp/spritz-tx /tmp/spritz-cap /tmp/spritz-cap-stop
 	return $rc
 }
 
@@ -319,7 +402,7 @@ down_all()
 	clean
 }
 
-ktap_header 10
+ktap_header 11
 run_test setup setup || { ktap_finish; }
 run_test reload_during_tcp reload_tcp
 run_test reload_refused_changes_nothing reload_refused
@@ -327,6 +410,7 @@ run_test ipv4_udp_steered_tcp_not ipv4
 run_test show_json show_json
 run_test show_human show_human
 run_test show_non_root show_non_root
+run_test reload_no_stale_ev reload_stale_ev
 run_test reload_moves_device move
 run_test help help
 run_test down down_all

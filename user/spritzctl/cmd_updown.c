@@ -680,6 +680,7 @@ int cmd_down(int argc, char **argv)
 int cmd_reload(int argc, char **argv)
 {
 	struct ctl_table *tbs = NULL;
+	struct ctl_stale *stale = NULL;
 	struct ctl_dev *devs = NULL;
 	struct spritz_nl *nl = NULL;
 	struct ctl_state_val rec;
@@ -783,12 +784,31 @@ int cmd_reload(int argc, char **argv)
 		ctl_err("failed to reload spritz: %s", err_msg[0] ? err_msg : strerror(-err));
 		goto free_tables;
 	}
+	/* which destinations' EV lists the swap replaces, before it */
+	stale = calloc(nsw, sizeof(*stale));
+	if (!stale) {
+		ctl_err("failed to reload spritz: out of memory");
+		goto close_nl;
+	}
+	for (i = 0; i < nsw; i++) {
+		uint8_t *changed = malloc(tbs[i].nsw);
+
+		stale[i] = (struct ctl_stale){ .src = tbs[i].src, .nsw = tbs[i].nsw,
+					       .dst = changed };
+		err = changed ? ctl_table_diff(nl, &tbs[i], changed) : -ENOMEM;
+		if (err) {
+			ctl_err("failed to compare table of switch %u with the live one: %s",
+				tbs[i].src, strerror(-err));
+			goto free_stale;
+		}
+	}
 	for (i = 0; i < nsw; i++) {
 		if (ctl_table_push(nl, &tbs[i])) {
 			if (i)
-				ctl_err("reloaded %zu of %zu tables; the others are unchanged", i,
-					nsw);
-			goto close_nl;
+				ctl_err("failed to reload every table: %zu of %zu swapped, the "
+					"others unchanged",
+					i, nsw);
+			goto free_stale;
 		}
 	}
 	if (a.dev && sws[0] != old_sw) {
@@ -800,7 +820,7 @@ int cmd_reload(int argc, char **argv)
 		    bpf_map_update_elem(dp.state, &ifindex, &rec, BPF_EXIST)) {
 			ctl_err("failed to move %s to switch %u: %s", a.dev, sws[0],
 				strerror(errno));
-			goto close_nl;
+			goto free_stale;
 		}
 		for (i = 0; i < ndevs; i++)
 			if (devs[i].ifindex == ifindex)
@@ -812,22 +832,34 @@ int cmd_reload(int argc, char **argv)
 		err = ctl_dir_replace(dp.dir, &a.dir);
 		if (err) {
 			ctl_err("failed to refresh host directory: %s", strerror(-err));
-			goto close_nl;
+			goto free_stale;
 		}
 	}
-	/* flows that now go elsewhere, or left a moved device's old switch */
-	if (a.plan || a.hosts || (a.dev && sws[0] != old_sw)) {
-		err = ctl_flows_resync(dp.dir, a.dev && sws[0] != old_sw ? (long)old_sw : -1);
-		if (err < 0) {
-			ctl_err("failed to drop outdated flow states: %s", strerror(-err));
-			goto close_nl;
-		}
+	/*
+	 * Flows that now go elsewhere, left a moved device's old switch, or
+	 * hold EVs of a replaced list; then wait until no program still
+	 * runs on what was dropped: from here on no packet leaves with an
+	 * EV of the old tables.
+	 */
+	err = ctl_flows_resync(dp.dir, a.dev && sws[0] != old_sw ? (long)old_sw : -1, stale, nsw);
+	if (err < 0) {
+		ctl_err("failed to drop outdated flow states: %s", strerror(-err));
+		goto free_stale;
+	}
+	err = ctl_dp_sync();
+	if (err) {
+		ctl_err("failed to wait for the datapath: %s", strerror(-err));
+		goto free_stale;
 	}
 	if (a.algo && write_algorithm(a.algo)) {
 		ctl_err("failed to set algorithm: %s", strerror(errno));
-		goto close_nl;
+		goto free_stale;
 	}
 	ret = EXIT_OK;
+free_stale:
+	for (i = 0; stale && i < nsw; i++)
+		free((void *)stale[i].dst);
+	free(stale);
 close_nl:
 	spritz_nl_close(nl);
 free_tables:

@@ -617,6 +617,68 @@ int ctl_table_live(struct spritz_nl *nl, const struct ctl_table *tb)
 	return c.same && c.i == tb->nd;
 }
 
+struct diff_ctx {
+	const struct ctl_table *tb;
+	const int *at; /* dst -> index in tb->dests, or -1 */
+	uint8_t *changed;
+	bool any;
+};
+
+static int diff_cb(const struct spritz_nl_dest *d, void *arg)
+{
+	struct diff_ctx *c = arg;
+	const struct spritz_nl_dest *w;
+	uint32_t k;
+
+	c->any = true;
+	if (d->num_switches != c->tb->nsw) {
+		memset(c->changed, 1, c->tb->nsw);
+		return 0;
+	}
+	if (d->dst >= c->tb->nsw)
+		return 0;
+	if (c->at[d->dst] < 0) {
+		c->changed[d->dst] = 1;
+		return 0;
+	}
+	w = &c->tb->dests[c->at[d->dst]];
+	if (w->npaths != d->npaths) {
+		c->changed[d->dst] = 1;
+		return 0;
+	}
+	for (k = 0; k < d->npaths; k++)
+		if (w->paths[k].ev != d->paths[k].ev ||
+		    w->paths[k].lat_class != d->paths[k].lat_class)
+			c->changed[d->dst] = 1;
+	return 0;
+}
+
+int ctl_table_diff(struct spritz_nl *nl, const struct ctl_table *tb, uint8_t *changed)
+{
+	struct diff_ctx c = { .tb = tb, .changed = changed };
+	int *at, ret;
+	size_t i;
+
+	at = malloc(tb->nsw * sizeof(*at));
+	if (!at)
+		return -ENOMEM;
+	for (i = 0; i < tb->nsw; i++)
+		at[i] = -1;
+	for (i = 0; i < tb->nd; i++)
+		if (tb->dests[i].dst < tb->nsw)
+			at[tb->dests[i].dst] = (int)i;
+	c.at = at;
+	memset(changed, 0, tb->nsw);
+	/* a destination the live table lacks: its flows had no EVs to keep */
+	ret = spritz_nl_dump(nl, tb->src, diff_cb, &c, NULL, 0);
+	free(at);
+	if (ret)
+		return ret;
+	if (!c.any)
+		memset(changed, 1, tb->nsw);
+	return 0;
+}
+
 int ctl_table_push(struct spritz_nl *nl, const struct ctl_table *tb)
 {
 	char err[256] = "";
@@ -788,9 +850,20 @@ free_stale:
 	return err;
 }
 
-int ctl_flows_resync(int dir_fd, long src)
+/* Does one of @stale mark the pair (@src, @dst)? */
+static bool pair_stale(const struct ctl_stale *stale, size_t nstale, uint32_t src, uint32_t dst)
 {
-	struct spritz_flow_key *stale = NULL, k, next;
+	size_t i;
+
+	for (i = 0; i < nstale; i++)
+		if (stale[i].src == src && dst < stale[i].nsw && stale[i].dst[dst])
+			return true;
+	return false;
+}
+
+int ctl_flows_resync(int dir_fd, long src, const struct ctl_stale *stale, size_t nstale)
+{
+	struct spritz_flow_key *drop = NULL, k, next;
 	size_t i, n = 0, cap = 0;
 	struct spritz_flow f;
 	void *prev = NULL;
@@ -810,27 +883,57 @@ int ctl_flows_resync(int dir_fd, long src)
 		memcpy(dk.addr, k.daddr, sizeof(dk.addr));
 		/* an LPM lookup with a full-length key: the longest match */
 		if (!bpf_map_lookup_elem(dir_fd, &dk, &dv) && dv.dst_switch == f.dst_switch &&
-		    (src < 0 || f.src_switch != (uint32_t)src))
+		    (src < 0 || f.src_switch != (uint32_t)src) &&
+		    !pair_stale(stale, nstale, f.src_switch, f.dst_switch))
 			continue;
 		if (n == cap) {
 			void *p;
 
 			cap = cap ? 2 * cap : 64;
-			p = realloc(stale, cap * sizeof(*stale));
+			p = realloc(drop, cap * sizeof(*drop));
 			if (!p) {
 				err = -ENOMEM;
-				goto free_stale;
+				goto free_drop;
 			}
-			stale = p;
+			drop = p;
 		}
-		stale[n++] = k;
+		drop[n++] = k;
 	}
 	for (i = 0; i < n; i++)
-		bpf_map_delete_elem(fd, &stale[i]);
-free_stale:
-	free(stale);
+		bpf_map_delete_elem(fd, &drop[i]);
+free_drop:
+	free(drop);
 	close(fd);
 	return err ? err : (int)n;
+}
+
+/*
+ * An update of a map-in-map returns only after an RCU grace period
+ * (the kernel's maybe_wait_bpf_programs(), there so that userspace knows
+ * every program now sees the new value), and tc programs run inside RCU
+ * read-side sections: a throwaway one is the datapath barrier.
+ */
+int ctl_dp_sync(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int inner, outer, err = 0;
+	uint32_t zero = 0;
+
+	inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "spritz_sync_in", 4, 4, 1, NULL);
+	if (inner < 0)
+		return -errno;
+	opts.inner_map_fd = inner;
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "spritz_sync", 4, 4, 1, &opts);
+	if (outer < 0) {
+		err = -errno;
+		goto close_inner;
+	}
+	if (bpf_map_update_elem(outer, &zero, &inner, BPF_ANY))
+		err = -errno;
+	close(outer);
+close_inner:
+	close(inner);
+	return err;
 }
 
 long ctl_dir_max_switch(int fd)

@@ -105,6 +105,12 @@ int ctl_table_build(struct spritz_topo *t, uint32_t src, struct ctl_table *tb);
 void ctl_table_free(struct ctl_table *tb);
 /* 1 live and identical, 0 live and different, -ENOENT not live, <0 error. */
 int ctl_table_live(struct spritz_nl *nl, const struct ctl_table *tb);
+/*
+ * The destinations whose EV list (EVs, latency classes) in @tb differs
+ * from the live table of tb->src: changed[dst] = 1 (@changed has tb->nsw
+ * bytes).  No live table, or one of another size: all.  0 or -errno.
+ */
+int ctl_table_diff(struct spritz_nl *nl, const struct ctl_table *tb, uint8_t *changed);
 /* BEGIN, SET..., COMMIT: swapped atomically; prints the error. */
 int ctl_table_push(struct spritz_nl *nl, const struct ctl_table *tb);
 /* Flush one table or all (SPRITZ_NL_ALL); errors ignored (cleanup). */
@@ -127,13 +133,28 @@ int ctl_dir_replace(int fd, const struct spritz_dir_list *l);
 /* Largest dst_switch in the map (-1 if empty). */
 long ctl_dir_max_switch(int fd);
 
+/* Source switch @src's destinations whose EV lists a reload replaced. */
+struct ctl_stale {
+	uint32_t src, nsw;
+	const uint8_t *dst; /* nsw bytes, 1 = replaced (ctl_table_diff()) */
+};
+
 /*
  * Drop the flow states (spritz_flows) that the directory in @dir_fd now
- * maps elsewhere (or not at all), and those of source switch @src (if not
- * -1): the next packet of such a flow starts a new state from the current
- * directory and spritz_devs.  Number dropped, or -errno.
+ * maps elsewhere (or not at all), those of source switch @src (if not -1)
+ * and those of a pair (source, destination) in @stale: the next packet of
+ * such a flow starts a new state from the current directory, spritz_devs
+ * and tables, with no EV of the old ones buffered.  Number dropped, or
+ * -errno.
  */
-int ctl_flows_resync(int dir_fd, long src);
+int ctl_flows_resync(int dir_fd, long src, const struct ctl_stale *stale, size_t nstale);
+
+/*
+ * Wait until every datapath program that started before the call has
+ * returned (an RCU grace period): after it no packet leaves with state
+ * changed or dropped before it.  0 or -errno.
+ */
+int ctl_dp_sync(void);
 
 /* Take CTL_LOCK_PATH (blocks); fd to keep open, or -errno. */
 int ctl_lock(void);
