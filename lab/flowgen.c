@@ -3,7 +3,8 @@
  * flowgen: TCP flows between the lab fabric's host namespaces
  * (Documentation/lab.rst, "Flow generator").
  *
- *	flowgen gen TOPO --scenario NAME --size BYTES [--seed N]
+ *	flowgen gen TOPO --scenario NAME --size BYTES [--seed N] [--per-host N]
+ *	            [--start US]
  *	flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] [--out FILE]
  *
  * gen prints a flow list for a scenario (motivational, permutation,
@@ -140,13 +141,20 @@ static void shuffle(int *v, int n)
  * (the source group included) gets background flows into the hosts of its
  * gateway switches (those with a global link into D), from every other
  * host of X.  The source switch's own link to its gateway gets the flows
- * of the hosts whose global links land on the source switch.  Background
- * starts at 0 and lasts 4x longer; the monitored flow starts at 200 ms.
+ * of the hosts whose global links land on the source switch.  Every such
+ * host sends @per_host background flows (a lab switch has one host where
+ * the paper's have p = 4 endpoints) of 2 (per_host + 1) / per_host x
+ * @size bytes: a link into a gateway carries 2 (per_host + 1) x @size,
+ * twice what the monitored flow needs at its 1 / (per_host + 1) share of
+ * it (one flow per host: 4 x @size).  Background starts at 0, the
+ * monitored flow at @start_us, once the background has filled the links.
  */
-static void gen_motivational(const struct spritz_topo *t, long long size)
+static void gen_motivational(const struct spritz_topo *t, long long size, int per_host,
+			     long start_us)
 {
 	int G = t->ngroups, D = G / 2, src = -1, dst = -1, s, x, i, n;
 	int *free_g = calloc(G, sizeof(int)), *order = calloc(G, sizeof(int));
+	long long bg = 2 * (per_host + 1) * size / per_host;
 	int nfree = G / 4 > 0 ? G / 4 : 1;
 
 	if (!free_g || !order)
@@ -176,7 +184,7 @@ static void gen_motivational(const struct spritz_topo *t, long long size)
 	shuffle(order, n);
 	for (i = 0; i < nfree && i < n; i++)
 		free_g[order[i]] = 1;
-	print_flow(200000, src, 0, dst, 0, size, "monitored");
+	print_flow(start_us, src, 0, dst, 0, size, "monitored");
 	for (x = 0; x < G; x++) {
 		int gw[64], ngw = 0, next = 0;
 
@@ -204,7 +212,8 @@ static void gen_motivational(const struct spritz_topo *t, long long size)
 				if (s == src && k == 0)
 					continue;
 				j = gw[next++ % ngw];
-				print_flow(0, s, k, j, 0, 4 * size, "background");
+				for (m = 0; m < per_host; m++)
+					print_flow(0, s, k, j, 0, bg, "background");
 			}
 			if (s != src)
 				continue;
@@ -215,7 +224,8 @@ static void gen_motivational(const struct spritz_topo *t, long long size)
 				if (t->group[nb] == x || free_g[t->group[nb]] || !t->hosts[nb])
 					continue;
 				j = gw[next++ % ngw];
-				print_flow(0, nb, 0, j, 0, 4 * size, "background");
+				for (m = 0; m < per_host; m++)
+					print_flow(0, nb, 0, j, 0, bg, "background");
 			}
 		}
 	}
@@ -327,11 +337,14 @@ static int cmd_gen(int argc, char **argv)
 		{ "scenario", required_argument, NULL, 'S' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "per-host", required_argument, NULL, 'p' },
+		{ "start", required_argument, NULL, 't' },
 		{}
 	};
 	const char *sc = NULL;
 	long long size = 0;
 	unsigned long seed = 1;
+	long per_host = 1, start_us = 200000;
 	struct spritz_topo *t;
 	char err[512] = "", *end;
 	int c;
@@ -349,12 +362,22 @@ static int cmd_gen(int argc, char **argv)
 			if (*end)
 				die("failed to parse --seed \"%s\": not a number", optarg);
 			break;
+		case 'p':
+			per_host = strtol(optarg, &end, 0);
+			if (*end || per_host < 1 || per_host > 64)
+				die("failed to parse --per-host \"%s\": not a number in 1..64", optarg);
+			break;
+		case 't':
+			start_us = strtol(optarg, &end, 0);
+			if (*end || start_us < 0 || start_us > 600000000)
+				die("failed to parse --start \"%s\": not microseconds in 0..6e8", optarg);
+			break;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1 || !sc || !size)
 		die("usage: flowgen gen TOPO --scenario motivational|permutation|adversarial|incast "
-		    "--size BYTES [--seed N]");
+		    "--size BYTES [--seed N] [--per-host N] [--start US]");
 	if (strcmp(sc, "motivational") && strcmp(sc, "permutation") &&
 	    strcmp(sc, "adversarial") && strcmp(sc, "incast"))
 		die("failed to generate \"%s\": unknown scenario (motivational, permutation, "
@@ -365,7 +388,7 @@ static int cmd_gen(int argc, char **argv)
 		die("failed to fit %s in the lab: %s", argv[optind], err);
 	srandom(seed);
 	if (!strcmp(sc, "motivational"))
-		gen_motivational(t, size);
+		gen_motivational(t, size, (int)per_host, start_us);
 	else
 		gen_pattern(t, sc, size);
 	spritz_topo_free(t);

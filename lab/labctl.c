@@ -4,6 +4,7 @@
  * drives it; the tests call it directly.
  *
  *	labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US]
+ *	            [--mtu BYTES]
  *	labctl load TOPO [--mode MODE] [--trace]
  *	labctl mode MODE
  *	labctl fail TOPO (S:I ... | --fraction F [--seed N]) [--blackhole|--down|--clear]
@@ -15,7 +16,7 @@
  *	switch S NS
  *	host S K NS IFINDEX MAC ADDR6 ADDR4 SWDEV SWIFINDEX SWMAC
  *	link S I N J TYPE DEV_S IFI_S MAC_S DEV_N IFI_N MAC_N
- *	qdisc RATE_MBIT DELAY_LOCAL_US DELAY_GLOBAL_US LIMIT MIN MAX BURST
+ *	qdisc RATE_MBIT DELAY_LOCAL_US DELAY_GLOBAL_US LIMIT MIN MAX BURST MTU RTT_US
  * load loads bpf/spritz_switch.bpf.o, fills its maps from TOPO, pins them
  * under SPRITZ_SW_PIN_DIR and attaches the program at tc ingress of every
  * switch port in the namespaces sw<S>, then exits (the tc filters hold the
@@ -50,6 +51,13 @@
 #include "spritz_switch.skel.h"
 #include "swtables.h"
 #include "topo.h"
+
+/*
+ * Device MTU: Table II's packet, 64 B of headers and 4096 B of payload.
+ * Under TCG the fabric's cost is per packet: 4160-byte packets carry
+ * the same rate as 1500-byte ones for about half the CPU.
+ */
+#define LAB_MTU 4160
 
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -100,11 +108,12 @@ static int cmd_plan(int argc, char **argv)
 {
 	double rate = 20, dl = 100, dg = 1000;
 	struct spritz_topo *t;
-	int s, i, k, c;
+	int s, i, k, c, mtu = LAB_MTU;
 	static const struct option opts[] = {
 		{ "rate", required_argument, NULL, 'r' },
 		{ "delay-local", required_argument, NULL, 'l' },
 		{ "delay-global", required_argument, NULL, 'g' },
+		{ "mtu", required_argument, NULL, 'm' },
 		{}
 	};
 	double ser_us, rtt_us, bdp;
@@ -115,11 +124,15 @@ static int cmd_plan(int argc, char **argv)
 		case 'r': rate = atof(optarg); break;
 		case 'l': dl = atof(optarg); break;
 		case 'g': dg = atof(optarg); break;
+		case 'm': mtu = atoi(optarg); break;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1 || rate <= 0 || dl < 0 || dg < 0)
-		die("usage: labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US]");
+		die("usage: labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US] "
+		    "[--mtu BYTES]");
+	if (mtu < 1280 || mtu > 65535)
+		die("failed to parse --mtu %d: not a byte count in 1280..65535", mtu);
 	t = load_topo(argv[optind]);
 	for (s = 0; s < t->nsw; s++)
 		printf("switch %d sw%d\n", s, s);
@@ -158,18 +171,22 @@ static int cmd_plan(int argc, char **argv)
 			       i, spritz_lab_ifindex(s, i), ma, j, spritz_lab_ifindex(n, j), mb);
 		}
 	/*
-	 * Queue: one BDP (Table II), RED marking between 0.2 and 0.8 of it.
-	 * RTT: twice the longest minimal path (host link, diameter network
-	 * hops with global delay, host link) at one 1500-byte packet per hop.
+	 * Queue: one BDP (Table II), RED marking between 0.2 and 0.8 of it,
+	 * at least four packets.  RTT: twice the longest minimal path (host
+	 * link, diameter network hops with global delay, host link) at one
+	 * MTU-sized packet per hop.
 	 */
-	ser_us = 1500 * 8 / rate;
+	ser_us = mtu * 8.0 / rate;
 	rtt_us = 2 * ((t->diameter + 2) * ser_us + 2 * dl + t->diameter * dg);
 	bdp = rate * rtt_us / 8; /* bytes: Mbit/s * us / 8 */
 	limit = bdp < 15000 ? 15000 : (long)bdp;
+	if (limit < 4L * mtu)
+		limit = 4L * mtu;
 	min = limit / 5;
 	max = limit * 4 / 5;
-	burst = (2 * min + max) / (3 * 1500) + 1;
-	printf("qdisc %g %g %g %ld %ld %ld %ld\n", rate, dl, dg, limit, min, max, burst);
+	burst = (2 * min + max) / (3 * mtu) + 1;
+	printf("qdisc %g %g %g %ld %ld %ld %ld %d %.0f\n", rate, dl, dg, limit, min, max, burst,
+	       mtu, rtt_us);
 	spritz_topo_free(t);
 	return 0;
 }
