@@ -88,7 +88,10 @@ tests: $(UTESTS) $(PTESTS) $(BENCHES)
 $(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(msg) CC $<
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+
+# the headers each userspace object includes (spritzctl's own among them)
+-include $(wildcard $(OUT)/user/*/*.d)
 
 $(LIBSPRITZ): $(LIB_OBJS)
 	$(msg) AR $@

@@ -88,6 +88,14 @@ struct {
 	__uint(max_entries, 1);
 } spritz_stats SEC(".maps");
 
+/* spritzctl's records: declared here for their BTF, never read here. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, struct spritz_ctl_state);
+	__uint(max_entries, SPRITZ_DEVS_MAX + 1);
+} spritzctl_state SEC(".maps");
+
 /*
  * Added to bpf_ktime_get_ns(): lets the tests move time forward (timeouts,
  * flowlets) without sleeping.  0 in production.
@@ -144,7 +152,7 @@ struct {
 	__type(key, __u32);
 	__type(value, struct spritz_knob_cache);
 	__uint(max_entries, 1);
-} spritz_knob_cache SEC(".maps");
+} spritz_knobs SEC(".maps");
 
 static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 {
@@ -185,7 +193,7 @@ static __always_inline void spritz_ctx_load(struct spritz_ctx *c, __u64 raw)
 	struct spritz_knob_cache *kc;
 	__u32 zero = 0;
 
-	kc = bpf_map_lookup_elem(&spritz_knob_cache, &zero);
+	kc = bpf_map_lookup_elem(&spritz_knobs, &zero);
 	if (kc && kc->loaded_ns && raw - kc->loaded_ns < spritz_knob_refresh_ns) {
 		*c = kc->c;
 	} else {

@@ -12,6 +12,8 @@
  *	spritz_flows	LRU hash  flow 5-tuple -> algorithm state + in-flight ring
  *	spritz_inner	LRU hash  TCP flow inside a VXLAN/Geneve flow -> that flow
  *	spritz_stats	per-CPU array[1] of named counters
+ *	spritz_knobs	per-CPU array[1]: the knob snapshot (bpf_spritz_knobs())
+ *	spritzctl_state	hash      spritzctl's records; the programs never read it
  */
 #ifndef _SPRITZ_MAPS_H
 #define _SPRITZ_MAPS_H
@@ -27,6 +29,8 @@
 #define SPRITZ_MAP_FLOWS "spritz_flows"
 #define SPRITZ_MAP_INNER "spritz_inner"
 #define SPRITZ_MAP_STATS "spritz_stats"
+#define SPRITZ_MAP_KNOBS "spritz_knobs"
+#define SPRITZ_MAP_STATE "spritzctl_state"
 
 /* Map sizes. */
 #define SPRITZ_DEVS_MAX 256	/* attached devices */
@@ -190,6 +194,23 @@ struct spritz_stats {
 	__u64 evictions;	/* buffer entries removed by feedback */
 	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
 	__u64 path_disable_fail;
+};
+
+/* --------------------------------------------------------- spritzctl */
+
+/*
+ * spritzctl's own records, in the datapath object so that they have BTF
+ * (Documentation/spritzctl.8, "FILES"): key SPRITZ_CTL_HOST_KEY is the
+ * host record, any other key the ifindex of a device that is up.
+ */
+#define SPRITZ_CTL_HOST_KEY 0U
+#define SPRITZ_CTL_HOST_LOADED_MODULE (1U << 0) /* up loaded spritz.ko: down unloads it */
+
+struct spritz_ctl_state {
+	__u64 netns;	  /* device: its network namespace cookie */
+	__u64 netns_ino;  /* device: inode of that namespace, to find it */
+	__u32 src_switch; /* device: as in spritz_devs */
+	__u32 flags;	  /* host record: SPRITZ_CTL_HOST_* */
 };
 
 #endif /* _SPRITZ_MAPS_H */

@@ -34,14 +34,24 @@ clean()
 	[ -z "$(bpftool link list)" ] || { echo "links left: $(bpftool link list)"; return 1; }
 }
 
-# Everything of "up" in place.
+# The maps of the datapath object: every SPRITZ_MAP_* of maps.h.
+map_names()
+{
+	sed -n 's/^#define SPRITZ_MAP_[A-Z]* "\(.*\)"$/\1/p' "$SPRITZ_TOP/include/spritz/maps.h"
+}
+
+# Everything of "up" in place; every map pinned with BTF (bpftool prints
+# its fields by name).
 is_up()
 {
 	local m
 
-	for m in spritz_devs spritz_dir spritz_udp spritz_flows spritz_stats spritz_egress \
-		spritz_ingress spritzctl_state; do
+	for m in $(map_names) spritz_egress spritz_ingress; do
 		[ -e $pins/$m ] || { echo "$m not pinned"; return 1; }
+	done
+	for m in $(map_names); do
+		bpftool -j map show pinned $pins/$m | jq -e '.btf_id > 0' >/dev/null ||
+			{ echo "$m has no BTF"; return 1; }
 	done
 	[ "$(cat /sys/kernel/spritz/tables)" -gt 0 ] || { echo "no table"; return 1; }
 	[ "$(bpftool prog list | grep -c 'spritz_[ei]')" -eq 2 ] ||

@@ -382,7 +382,9 @@ for i in range(3): s.sendto(b"x" * 64, ("10.0.5.1", 4789))' || rc=1
 	return $rc
 }
 
-# Every command: --help on stdout, exit 0, the exit codes named.
+# Every command: --help on stdout, exit 0, the exit codes named; an
+# unknown option and an option without its value: exit 2, one error line
+# in the documented form.
 help()
 {
 	local c out
@@ -391,7 +393,17 @@ help()
 		out=$("$ctl" $c --help) || { echo "$c --help failed"; return 1; }
 		grep -q "^usage: spritzctl $c" <<<"$out" && grep -q "^exit status: 0 ok, 1 failure, 2 usage" \
 			<<<"$out" || { echo "$c --help: $out"; return 1; }
+		expect 2 "^spritzctl: failed to parse $c arguments: unknown option \"--bogus\"" \
+			"$ctl" $c --bogus || return 1
 	done
+	for c in "topo --speed" "paths --switch" "memory --packet" "up --dev" "down --dev" \
+		"reload --topo" "show paths --dst"; do
+		expect 2 "^spritzctl: failed to parse ${c%% *} arguments: option \"${c##* }\" needs a value" \
+			"$ctl" $c || return 1
+	done
+	expect 2 "^spritzctl: failed to parse arguments: unknown command \"nosuch\"" "$ctl" nosuch ||
+		return 1
+	expect 2 "^spritzctl: failed to parse arguments: unknown option \"--bogus\"" "$ctl" --bogus
 }
 
 down_all()

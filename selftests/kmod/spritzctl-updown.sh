@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # spritzctl up / down on a dummy device (Documentation/deployment.rst):
-# 10 up/down cycles leave no pinned object, tc filter, clsact qdisc, BPF
+# 50 up/down cycles leave no pinned object, tc filter, clsact qdisc, BPF
 # program or link, table or module behind; a second up changes nothing;
 # every injected failure of up (bad device, bad topology, switch id out of
 # range, module missing, BPF object missing, map pin path occupied) exits
@@ -14,7 +14,7 @@ cycles()
 {
 	local i
 
-	for i in $(seq 10); do
+	for i in $(seq 50); do
 		"$ctl" up "${args[@]}" || { echo "up $i failed"; return 1; }
 		is_up || { echo "cycle $i"; return 1; }
 		"$ctl" down || { echo "down $i failed"; return 1; }
@@ -61,7 +61,7 @@ fail_plan()
 fail_module()
 {
 	SPRITZ_KO=/nonexistent/spritz.ko expect 1 \
-		"failed to load module spritz: not installed for kernel $(uname -r)" \
+		"failed to load module spritz: not installed for kernel $(uname -r) .*install the packages dkms and linux-headers-$(uname -r)" \
 		"$ctl" up "${args[@]}" && clean
 }
 
@@ -133,7 +133,7 @@ algorithm()
 
 ktap_header 13
 run_test clean_at_start clean
-run_test up_down_10_cycles cycles
+run_test up_down_50_cycles cycles
 run_test up_twice_changes_nothing idempotent
 run_test down_dev down_dev
 run_test algorithm_and_rollback algorithm

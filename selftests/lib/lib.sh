@@ -114,10 +114,11 @@ spritz_knob_table()
 		done
 }
 
-# expect RC PATTERN CMD...: CMD exits RC and its stderr matches PATTERN
+# expect RC PATTERN CMD...: CMD exits RC and its stderr matches PATTERN;
+# a failing spritzctl's first line is "spritzctl: failed to <verb> ...".
 expect()
 {
-	local want=$1 pat=$2 rc err
+	local want=$1 pat=$2 rc err a
 	shift 2
 
 	err=$("$@" 2>&1 >/dev/null)
@@ -125,4 +126,10 @@ expect()
 	[ "$rc" -eq "$want" ] || { echo "$* exited $rc, want $want: $err"; return 1; }
 	[ -z "$pat" ] || grep -q -- "$pat" <<<"$err" ||
 		{ echo "$*: stderr '$err' lacks '$pat'"; return 1; }
+	for a in "$@"; do
+		[ "${a##*/}" = spritzctl ] && [ "$rc" -ne 0 ] || continue
+		[[ $(head -n 1 <<<"$err") == "spritzctl: failed to "* ]] ||
+			{ echo "$*: stderr does not start 'spritzctl: failed to ': $err"; return 1; }
+		break
+	done
 }

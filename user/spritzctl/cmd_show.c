@@ -396,7 +396,7 @@ close_map:
 int cmd_show(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
+		CTL_GENERIC_LONGOPTS,
 		{ "dst", required_argument, NULL, OPT_DST },
 		{ "switch", required_argument, NULL, OPT_SWITCH },
 		{ NULL, 0, NULL, 0 },
@@ -421,9 +421,7 @@ int cmd_show(int argc, char **argv)
 			*(opt == OPT_DST ? &dst : &sw) = v;
 			continue;
 		}
-		r = opt == OPT_JSON || opt == OPT_PRETTY || opt == OPT_HELP ?
-			    ctl_common_opt(opt, optarg, &lo, "show") :
-			    0;
+		r = ctl_common_opt(opt, optarg, &lo, "show");
 		if (r < 0)
 			return EXIT_USAGE;
 		if (!r) {

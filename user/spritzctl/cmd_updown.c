@@ -302,7 +302,7 @@ static int teardown(struct ctl_dp *dp)
 	if (!ctl_module_loaded())
 		return EXIT_OK;
 	ctl_table_flush(SPRITZ_NL_ALL);
-	if (!(flags & CTL_HOST_LOADED_MODULE))
+	if (!(flags & SPRITZ_CTL_HOST_LOADED_MODULE))
 		return EXIT_OK;
 	err = ctl_module_unload();
 	if (err) {
@@ -336,7 +336,7 @@ static int open_pinned(struct ctl_dp *dp, const char *what, bool quiet_enoent)
 int cmd_up(int argc, char **argv)
 {
 	struct spritz_dir_list added = { 0 };
-	struct ctl_state_val rec, old_rec;
+	struct spritz_ctl_state rec, old_rec;
 	struct spritz_dev_val dv, old_dv;
 	struct ctl_dev *devs = NULL;
 	struct spritz_nl *nl = NULL;
@@ -445,7 +445,7 @@ int cmd_up(int argc, char **argv)
 	}
 	/* 4. object */
 	if (!reuse) {
-		if (ctl_dp_create(&dp, loaded ? CTL_HOST_LOADED_MODULE : 0))
+		if (ctl_dp_create(&dp, loaded ? SPRITZ_CTL_HOST_LOADED_MODULE : 0))
 			goto restore_algorithm;
 		created = true;
 	}
@@ -467,7 +467,7 @@ int cmd_up(int argc, char **argv)
 	}
 	/* 6. device entry and record */
 	dv = (struct spritz_dev_val){ .src_switch = sw };
-	rec = (struct ctl_state_val){ .netns = ctl_netns_self(),
+	rec = (struct spritz_ctl_state){ .netns = ctl_netns_self(),
 				      .netns_ino = ctl_netns_self_ino(),
 				      .src_switch = sw };
 	if (bpf_map_update_elem(dp.devs, &dk, &dv, BPF_ANY) ||
@@ -558,7 +558,7 @@ static int detach_here(const char *dev)
 
 static int down_dev(struct ctl_dp *dp, const char *dev, uint32_t ifindex)
 {
-	struct ctl_state_val rec;
+	struct spritz_ctl_state rec;
 	struct ctl_dev *devs = NULL;
 	size_t n = 0;
 
@@ -609,7 +609,7 @@ static int down_all(struct ctl_dp *dp)
 int cmd_down(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		CTL_COMMON_LONGOPTS,
+		CTL_GENERIC_LONGOPTS,
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -683,7 +683,7 @@ int cmd_reload(int argc, char **argv)
 	struct ctl_stale *stale = NULL;
 	struct ctl_dev *devs = NULL;
 	struct spritz_nl *nl = NULL;
-	struct ctl_state_val rec;
+	struct spritz_ctl_state rec;
 	uint32_t *sws = NULL, ifindex = 0, old_sw = 0;
 	size_t i, k, ndevs = 0, nsw = 0;
 	char err_msg[256] = "";

@@ -32,8 +32,10 @@
 #include "spritz.skel.h"
 #include "spritzctl.h"
 
-static const char *const map_names[] = { SPRITZ_MAP_DEVS, SPRITZ_MAP_DIR, SPRITZ_MAP_UDP,
-					 SPRITZ_MAP_FLOWS, SPRITZ_MAP_STATS };
+/* Every map of the object, pinned under its name. */
+static const char *const map_names[] = { SPRITZ_MAP_DEVS,  SPRITZ_MAP_DIR,   SPRITZ_MAP_UDP,
+					 SPRITZ_MAP_FLOWS, SPRITZ_MAP_INNER, SPRITZ_MAP_STATS,
+					 SPRITZ_MAP_KNOBS, SPRITZ_MAP_STATE };
 #define NMAPS ((int)(sizeof(map_names) / sizeof(map_names[0])))
 
 /* Pinned program names = the programs' names, by enum spritz_hook. */
@@ -105,7 +107,7 @@ int ctl_dp_open(struct ctl_dp *dp)
 	int *fds[] = { &dp->prog[SPRITZ_HOOK_EGRESS], &dp->prog[SPRITZ_HOOK_INGRESS], &dp->devs,
 		       &dp->dir, &dp->state };
 	const char *names[] = { prog_names[SPRITZ_HOOK_EGRESS], prog_names[SPRITZ_HOOK_INGRESS],
-				SPRITZ_MAP_DEVS, SPRITZ_MAP_DIR, CTL_STATE_MAP };
+				SPRITZ_MAP_DEVS, SPRITZ_MAP_DIR, SPRITZ_MAP_STATE };
 	size_t i;
 
 	ctl_dp_init(dp);
@@ -137,11 +139,11 @@ int ctl_dp_create(struct ctl_dp *dp, uint32_t host_flags)
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "spritz");
 	const char *env = getenv("SPRITZ_BPF_OBJ");
 	const char *what = env && *env ? env : "spritz (built in)";
-	struct ctl_state_val host = { .flags = host_flags };
-	uint32_t key = CTL_HOST_KEY;
+	struct spritz_ctl_state host = { .flags = host_flags };
+	uint32_t key = SPRITZ_CTL_HOST_KEY;
 	struct bpf_object *obj;
 	char path[256];
-	int err, h, state_fd = -1, pinned_progs = 0;
+	int err, h, pinned_progs = 0;
 
 	ctl_dp_init(dp);
 	if (env && *env) {
@@ -159,6 +161,12 @@ int ctl_dp_create(struct ctl_dp *dp, uint32_t host_flags)
 	if (bpf_object__load(obj)) {
 		err = -errno;
 		ctl_err("failed to load BPF object %s: %s", what, strerror(-err));
+		goto close_obj;
+	}
+	h = bpf_object__find_map_fd_by_name(obj, SPRITZ_MAP_STATE);
+	if (h < 0 || bpf_map_update_elem(h, &key, &host, BPF_ANY)) {
+		err = h < 0 ? -ENOENT : -errno;
+		ctl_err("failed to write host record: %s", strerror(-err));
 		goto close_obj;
 	}
 	err = spritz_pin_maps(obj, SPRITZ_PIN_DIR, map_names, NMAPS);
@@ -183,35 +191,17 @@ int ctl_dp_create(struct ctl_dp *dp, uint32_t host_flags)
 		}
 		pinned_progs++;
 	}
-	state_fd = bpf_map_create(BPF_MAP_TYPE_HASH, CTL_STATE_MAP, sizeof(uint32_t),
-				  sizeof(struct ctl_state_val), SPRITZ_DEVS_MAX + 1, NULL);
-	err = state_fd < 0 ? -errno : 0;
-	if (!err && bpf_map_update_elem(state_fd, &key, &host, BPF_ANY))
-		err = -errno;
-	if (!err)
-		err = pin_path(path, sizeof(path), CTL_STATE_MAP);
-	if (!err && bpf_obj_pin(state_fd, path))
-		err = -errno;
-	if (err) {
-		ctl_err("failed to pin state map under %s: %s", SPRITZ_PIN_DIR, strerror(-err));
-		goto close_state;
-	}
-	close(state_fd);
 	bpf_object__close(obj);
 	err = ctl_dp_open(dp);
 	if (err) {
 		ctl_err("failed to open pinned datapath under %s: %s", SPRITZ_PIN_DIR,
 			strerror(-err));
-		unpin_names((const char *const[]){ CTL_STATE_MAP }, 1);
 		unpin_names(prog_names, 2);
 		unpin_names(map_names, NMAPS);
 		rmdir(SPRITZ_PIN_DIR);
 	}
 	return err;
 
-close_state:
-	if (state_fd >= 0)
-		close(state_fd);
 unpin_progs:
 	unpin_names(prog_names, pinned_progs);
 	unpin_names(map_names, NMAPS);
@@ -247,7 +237,6 @@ int ctl_dp_unpin(void)
 			err = -errno;
 	}
 	closedir(d);
-	unpin_names((const char *const[]){ CTL_STATE_MAP }, 1);
 	unpin_names(prog_names, 2);
 	if (!err)
 		err = spritz_unpin_maps(SPRITZ_PIN_DIR, map_names, NMAPS);
@@ -268,7 +257,7 @@ int ctl_devices(const struct ctl_dp *dp, struct ctl_dev **out, size_t *n)
 	while (k < SPRITZ_DEVS_MAX + 1 && !bpf_map_get_next_key(dp->state, prev, &next)) {
 		key = next;
 		prev = &key;
-		if (key == CTL_HOST_KEY || bpf_map_lookup_elem(dp->state, &key, &v[k].v))
+		if (key == SPRITZ_CTL_HOST_KEY || bpf_map_lookup_elem(dp->state, &key, &v[k].v))
 			continue;
 		v[k++].ifindex = key;
 	}
@@ -279,8 +268,8 @@ int ctl_devices(const struct ctl_dp *dp, struct ctl_dev **out, size_t *n)
 
 int ctl_host_flags(const struct ctl_dp *dp, uint32_t *flags)
 {
-	struct ctl_state_val v;
-	uint32_t key = CTL_HOST_KEY;
+	struct spritz_ctl_state v;
+	uint32_t key = SPRITZ_CTL_HOST_KEY;
 
 	if (bpf_map_lookup_elem(dp->state, &key, &v))
 		return -errno;
@@ -336,7 +325,7 @@ static bool try_netns(int fd, int back, uint64_t cookie, int (*fn)(void *), void
 	return found;
 }
 
-int ctl_in_netns(const struct ctl_state_val *v, int (*fn)(void *), void *arg)
+int ctl_in_netns(const struct spritz_ctl_state *v, int (*fn)(void *), void *arg)
 {
 	static const char *const dirs[] = { "/run/netns", "/proc" };
 	char path[PATH_MAX];
@@ -476,8 +465,9 @@ int ctl_module_load(void)
 	fd = open(ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ctl_err("failed to load module spritz: not installed for kernel %s "
-			"(modprobe spritz failed and %s is missing; install spritz.ko "
-			"for this kernel, e.g. \"make kmod KVER=%s\" in the checkout)",
+			"(modprobe spritz failed and %s is missing): install the packages "
+			"dkms and linux-headers-%s, then \"make install-dkms\" in the Spritz "
+			"sources (Documentation/deployment.rst, \"Installing\")",
 			u.release, ko, u.release);
 		return -1;
 	}

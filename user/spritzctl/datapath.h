@@ -10,9 +10,10 @@
  * namespace, runs these same two programs: the first up loads and pins
  * them, later ones reuse them.
  *
- * The state map (CTL_STATE_MAP, hash) records what the maps cannot:
- * key 0 is the host record (did up load spritz.ko?), key IFINDEX one
- * record per device with the network namespace it lives in.  Commands that
+ * The state map (SPRITZ_MAP_STATE, struct spritz_ctl_state, declared in
+ * the object for its BTF) records what the maps cannot: key 0 is the host
+ * record (did up load spritz.ko?), key IFINDEX one record per device with
+ * the network namespace it lives in.  Commands that
  * change the object take CTL_LOCK_PATH (flock) for their whole run, which
  * also serialises the module's single table transaction.
  */
@@ -22,24 +23,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <spritz/maps.h>
+
 #include "spritz_attach.h"
 #include "spritz_dir.h"
 #include "spritz_nl.h"
 #include "topo.h"
 
-#define CTL_STATE_MAP "spritzctl_state"
 #define CTL_LOCK_PATH "/run/spritzctl.lock"
-
-/* State map key 0: the host record; other keys: a device's ifindex. */
-#define CTL_HOST_KEY 0U
-#define CTL_HOST_LOADED_MODULE (1U << 0) /* up loaded spritz.ko: down unloads it */
-
-struct ctl_state_val {
-	uint64_t netns; /* device: its network namespace (ctl_netns_self()) */
-	uint64_t netns_ino; /* device: inode of that namespace, to find it */
-	uint32_t src_switch; /* device: as in spritz_devs */
-	uint32_t flags; /* host record: CTL_HOST_* */
-};
 
 struct ctl_dp {
 	int prog[2]; /* by enum spritz_hook */
@@ -49,7 +40,7 @@ struct ctl_dp {
 
 struct ctl_dev {
 	uint32_t ifindex;
-	struct ctl_state_val v;
+	struct spritz_ctl_state v;
 };
 
 void ctl_dp_init(struct ctl_dp *dp);
@@ -81,7 +72,7 @@ int ctl_host_flags(const struct ctl_dp *dp, uint32_t *flags);
 uint64_t ctl_netns_self(void);
 uint64_t ctl_netns_self_ino(void);
 /* Run @fn in the namespace of @v: its return, or -ENOENT if it is gone. */
-int ctl_in_netns(const struct ctl_state_val *v, int (*fn)(void *), void *arg);
+int ctl_in_netns(const struct spritz_ctl_state *v, int (*fn)(void *), void *arg);
 /* Is the device of record @d still there (its namespace, its ifindex)? */
 bool ctl_dev_alive(const struct ctl_dev *d);
 

@@ -150,11 +150,34 @@ void ctl_link_opts_init(struct ctl_link_opts *lo)
 }
 
 /* Handle a shared option: 1 handled, 0 not shared, -1 bad value. */
+char **ctl_argv;
+
+/* The option getopt_long() refused: "-x" or the whole "--word". */
+static const char *bad_option(char *buf, size_t len)
+{
+	const char *a = optind > 0 ? ctl_argv[optind - 1] : NULL;
+
+	if (a && !strncmp(a, "--", 2))
+		return a;
+	snprintf(buf, len, "-%c", optopt > 0 && optopt < 128 ? optopt : '?');
+	return buf;
+}
+
 int ctl_common_opt(int opt, const char *arg, struct ctl_link_opts *lo, const char *cmd)
 {
+	char buf[8];
 	long v;
 
 	switch (opt) {
+	case '?':
+		ctl_err("failed to parse %s arguments: unknown option \"%s\" (try spritzctl %s "
+			"--help)",
+			cmd, bad_option(buf, sizeof(buf)), cmd);
+		return -1;
+	case ':':
+		ctl_err("failed to parse %s arguments: option \"%s\" needs a value", cmd,
+			bad_option(buf, sizeof(buf)));
+		return -1;
 	case OPT_JSON:
 		opt_json = true;
 		return 1;
@@ -239,7 +262,9 @@ int main(int argc, char **argv)
 	size_t i;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+jphV", longopts, NULL)) != -1) {
+	opterr = 0; /* getopt errors are reported as ours */
+	ctl_argv = argv;
+	while ((opt = getopt_long(argc, argv, "+:jphV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			opt_json = true;
@@ -253,9 +278,14 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("spritzctl %s (ABI %d)\n", SPRITZ_VERSION, SPRITZ_ABI_VERSION);
 			return EXIT_OK;
-		default:
-			usage(stderr);
+		default: {
+			char buf[8];
+
+			ctl_err("failed to parse arguments: unknown option \"%s\" (try spritzctl "
+				"--help)",
+				bad_option(buf, sizeof(buf)));
 			return EXIT_USAGE;
+		}
 		}
 	}
 	if (optind >= argc) {
@@ -267,6 +297,7 @@ int main(int argc, char **argv)
 			continue;
 		argc -= optind;
 		argv += optind;
+		ctl_argv = argv;
 		optind = 0; /* full getopt reset: commands permute options (GNU) */
 		return cmds[i].fn(argc, argv);
 	}
@@ -274,6 +305,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
-	ctl_err("unknown command \"%s\" (try spritzctl --help)", argv[optind]);
+	ctl_err("failed to parse arguments: unknown command \"%s\" (try spritzctl --help)",
+		argv[optind]);
 	return EXIT_USAGE;
 }

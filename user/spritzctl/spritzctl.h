@@ -54,22 +54,39 @@ enum {
 	OPT_FIRST_CMD = 1100,      /* command-specific long options start here */
 };
 
+/* The options every command takes. */
+#define CTL_GENERIC_LONGOPTS                         \
+	{ "json", no_argument, NULL, OPT_JSON },     \
+	{ "pretty", no_argument, NULL, OPT_PRETTY }, \
+	{ "help", no_argument, NULL, OPT_HELP }
+
+/* ... and the link model, for the commands that compute latencies. */
 #define CTL_COMMON_LONGOPTS                                      \
-	{ "json", no_argument, NULL, OPT_JSON },                 \
-	{ "pretty", no_argument, NULL, OPT_PRETTY },             \
-	{ "help", no_argument, NULL, OPT_HELP },                 \
+	CTL_GENERIC_LONGOPTS,                                    \
 	{ "speed", required_argument, NULL, OPT_SPEED },         \
 	{ "local-ns", required_argument, NULL, OPT_LOCAL_NS },   \
 	{ "global-ns", required_argument, NULL, OPT_GLOBAL_NS }, \
 	{ "packet", required_argument, NULL, OPT_PACKET }
 
-#define CTL_COMMON_SHORTOPTS "jph"
+/* The leading ':' makes getopt return ':' for a missing value, silently. */
+#define CTL_COMMON_SHORTOPTS ":jph"
+
+/* An option every command takes (-j, -p, -h) or a getopt error ('?', ':'). */
+static inline bool ctl_generic_opt(int opt)
+{
+	return opt == OPT_JSON || opt == OPT_PRETTY || opt == OPT_HELP || opt == '?' ||
+	       opt == ':';
+}
+
+/* The command's argv as its getopt_long() sees it (for error messages). */
+extern char **ctl_argv;
 
 void ctl_link_opts_init(struct ctl_link_opts *lo);
 
 /*
  * Handle a shared option.  Returns 1 if handled, 0 if not one of them,
- * -1 on a bad value (message printed).  -h prints the command's help.
+ * -1 on a bad value, an unknown option or a missing value (message
+ * printed).  -h prints the command's help.
  */
 int ctl_common_opt(int opt, const char *arg, struct ctl_link_opts *lo, const char *cmd);
 
