@@ -136,11 +136,19 @@ static __always_inline int seq_before(__u32 a, __u32 b)
 
 /*
  * The knob snapshot, refreshed from spritz.ko (bpf_spritz_knobs()) at most
- * every SPRITZ_KNOB_REFRESH_NS per CPU: a knob change reaches the
- * datapath within a millisecond.  0 (the tests) refreshes on every packet.
+ * every SPRITZ_KNOB_REFRESH_NS per CPU and direction, measured on the
+ * time each direction already has at hand (no clock read of its own):
+ * egress the departure time TCP stamps on the packet, ingress the coarse
+ * clock.  One snapshot per direction, because the two clocks may be a
+ * tick apart.  A knob change reaches the datapath within a millisecond
+ * (and, for paced traffic whose departure times lie ahead, that much
+ * later).  0 (the tests) refreshes on every packet.
  */
 #define SPRITZ_KNOB_REFRESH_NS 1000000ULL
 __u64 spritz_knob_refresh_ns = SPRITZ_KNOB_REFRESH_NS;
+
+#define SPRITZ_KNOBS_EGRESS 0
+#define SPRITZ_KNOBS_INGRESS 1
 
 struct spritz_knob_cache {
 	__u64 loaded_ns; /* 0: never */
@@ -151,7 +159,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
 	__type(value, struct spritz_knob_cache);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2); /* SPRITZ_KNOBS_EGRESS, SPRITZ_KNOBS_INGRESS */
 } spritz_knobs SEC(".maps");
 
 static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
@@ -187,14 +195,16 @@ static __always_inline __u64 spritz_now_egress(struct __sk_buff *skb)
 	return bpf_ktime_get_ns();
 }
 
-static __always_inline void spritz_ctx_load(struct spritz_ctx *c, __u64 raw)
+/*
+ * The knob snapshot of direction @dir and the time @raw for one packet.
+ * A snapshot loaded at a later time than @raw (a departure time further
+ * ahead) is fresh.
+ */
+static __always_inline void spritz_ctx_load(struct spritz_ctx *c, __u64 raw, __u32 dir)
 {
-	__u64 now = raw + spritz_clock_offset_ns;
-	struct spritz_knob_cache *kc;
-	__u32 zero = 0;
+	struct spritz_knob_cache *kc = bpf_map_lookup_elem(&spritz_knobs, &dir);
 
-	kc = bpf_map_lookup_elem(&spritz_knobs, &zero);
-	if (kc && kc->loaded_ns && raw - kc->loaded_ns < spritz_knob_refresh_ns) {
+	if (kc && kc->loaded_ns && (__s64)(raw - kc->loaded_ns) < (__s64)spritz_knob_refresh_ns) {
 		*c = kc->c;
 	} else {
 		spritz_knobs_fetch(c);
@@ -203,7 +213,7 @@ static __always_inline void spritz_ctx_load(struct spritz_ctx *c, __u64 raw)
 			kc->loaded_ns = raw;
 		}
 	}
-	c->now = now;
+	c->now = raw + spritz_clock_offset_ns;
 }
 
 static __always_inline struct spritz_stats *spritz_stats_get(void)
@@ -530,7 +540,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		return SPRITZ_TC_NEXT;
 	}
 
-	spritz_ctx_load(&c, spritz_now_egress(skb));
+	spritz_ctx_load(&c, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
 	end = seq + dlen;
 	spritz_tcp_presend(f, &c, st, seq, end);
 
@@ -728,7 +738,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	segs = spritz_segs(skb);
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
-	spritz_ctx_load(&c, spritz_now_egress(skb));
+	spritz_ctx_load(&c, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
 	if (inner && spritz_inner_track(f, &key, &in, st)) {
 		record = 1;
 		spritz_tcp_presend(f, &c, st, in.seq, in.end);
@@ -759,6 +769,15 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	return SPRITZ_TC_NEXT;
 }
 
+#ifdef SPRITZ_BENCH
+/*
+ * Bench build only: stamp the test skb (which BPF_PROG_TEST_RUN reuses
+ * across repeats) once with a CLOCK_MONOTONIC departure time, as the
+ * stack's TCP does, so that the bench measures the path real TCP takes.
+ */
+__u32 spritz_bench_stamp;
+#endif
+
 SEC("tc")
 int spritz_egress(struct __sk_buff *skb)
 {
@@ -766,6 +785,10 @@ int spritz_egress(struct __sk_buff *skb)
 	struct spritz_hdrs h;
 	int kind;
 
+#ifdef SPRITZ_BENCH
+	if (spritz_bench_stamp && !skb->tstamp)
+		bpf_skb_set_tstamp(skb, bpf_ktime_get_ns(), BPF_SKB_TSTAMP_DELIVERY_MONO);
+#endif
 	if (!st)
 		return SPRITZ_TC_NEXT;
 	st->eg_packets++;
@@ -914,7 +937,13 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 			st->in_sack_blocks += s.nsack;
 		}
 	}
-	spritz_ctx_load(&c, bpf_ktime_get_ns());
+	/*
+	 * An ACK needs the time only to age the sends it does not cover, in
+	 * timeout_us (200 ms by default): the coarse clock, a tick (1-4 ms)
+	 * behind at most, makes such a timeout at most a tick late and costs
+	 * no clock read.
+	 */
+	spritz_ctx_load(&c, bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
 	if (seq_before(f->snd_una, ack))
 		f->snd_una = ack;
 	spritz_ring_scan(f, &s, &c, st);

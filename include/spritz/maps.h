@@ -205,12 +205,16 @@ struct spritz_stats {
  */
 #define SPRITZ_CTL_HOST_KEY 0U
 #define SPRITZ_CTL_HOST_LOADED_MODULE (1U << 0) /* up loaded spritz.ko: down unloads it */
+/* device records: up --per-packet turned TSO and GSO off; down restores */
+#define SPRITZ_CTL_DEV_PER_PACKET (1U << 1)
+#define SPRITZ_CTL_DEV_TSO_WAS_ON (1U << 2)
+#define SPRITZ_CTL_DEV_GSO_WAS_ON (1U << 3)
 
 struct spritz_ctl_state {
 	__u64 netns;	  /* device: its network namespace cookie */
 	__u64 netns_ino;  /* device: inode of that namespace, to find it */
 	__u32 src_switch; /* device: as in spritz_devs */
-	__u32 flags;	  /* host record: SPRITZ_CTL_HOST_* */
+	__u32 flags;	  /* SPRITZ_CTL_HOST_* (host), SPRITZ_CTL_DEV_* (device) */
 };
 
 #endif /* _SPRITZ_MAPS_H */

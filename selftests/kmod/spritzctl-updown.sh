@@ -6,8 +6,9 @@
 # program or link, table or module behind; a second up changes nothing;
 # every injected failure of up (bad device, bad topology, switch id out of
 # range, module missing, BPF object missing, map pin path occupied) exits
-# with a clear error and rolls back completely; a non-root caller is refused
-# and changes nothing.  Runs in the VM as root, module not loaded.
+# with a clear error and rolls back completely; up --per-packet turns TSO
+# and GSO off and down restores them; a non-root caller is refused and
+# changes nothing.  Runs in the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
 cycles()
@@ -131,12 +132,46 @@ algorithm()
 	[ $rc -eq 0 ] && clean
 }
 
-ktap_header 13
+# TSO and GSO of $dev, "on|off on|off"
+offloads()
+{
+	ethtool -k $dev | awk '/^tcp-segmentation-offload:/ { t = $2 }
+		/^generic-segmentation-offload:/ { g = $2 } END { print t, g }'
+}
+
+# up --per-packet turns TSO and GSO off, down (of the device, or all)
+# restores each as it was.
+per_packet()
+{
+	local rc=0 f
+
+	ethtool -K $dev tso on gso on || return 1
+	[ "$(offloads)" = "on on" ] || { echo "cannot turn TSO/GSO on: $(offloads)"; return 1; }
+	"$ctl" up "${args[@]}" --per-packet || return 1
+	[ "$(offloads)" = "off off" ] || { echo "after up: $(offloads)"; rc=1; }
+	f=$(bpftool -j map dump pinned $pins/spritzctl_state |
+		jq ".[] | .formatted | select(.key == $(cat /sys/class/net/$dev/ifindex)) | .value.flags")
+	[ "$f" = 14 ] || { echo "record flags $f, want per-packet, TSO and GSO were on (14)"; rc=1; }
+	"$ctl" down --dev $dev || rc=1
+	[ "$(offloads)" = "on on" ] || { echo "after down: $(offloads)"; rc=1; }
+	clean || rc=1
+	ethtool -K $dev tso off gso on || return 1
+	"$ctl" up "${args[@]}" --per-packet || return 1
+	[ "$(offloads)" = "off off" ] || { echo "after up: $(offloads)"; rc=1; }
+	"$ctl" down || rc=1
+	[ "$(offloads)" = "off on" ] || { echo "after down: $(offloads), want off on"; rc=1; }
+	expect 2 "--per-packet is an option of up" "$ctl" reload --topo $topo --per-packet || rc=1
+	ethtool -K $dev tso on gso on
+	clean && return $rc
+}
+
+ktap_header 14
 run_test clean_at_start clean
 run_test up_down_50_cycles cycles
 run_test up_twice_changes_nothing idempotent
 run_test down_dev down_dev
 run_test algorithm_and_rollback algorithm
+run_test per_packet_offloads per_packet
 run_test fail_bad_device fail_dev
 run_test fail_bad_topology fail_topo
 run_test fail_switch_out_of_range fail_switch

@@ -16,7 +16,9 @@
  *      $SPRITZ_BPF_OBJ) loaded and pinned, with the state map;
  *   5. the directory entries (--addr-plan or --hosts) the map lacks; an
  *      entry that maps a prefix to another switch is refused;
- *   6. the device's spritz_devs entry and state record;
+ *   6. with --per-packet, TSO and GSO off (the record keeps what they
+ *      were; down restores them); the device's spritz_devs entry and
+ *      state record;
  *   7. spritz_egress and spritz_ingress attached (spritz_attach.h).
  * down undoes one device (--dev) or all; the table of a switch no device
  * uses any more is flushed; after the last device everything is unpinned
@@ -77,11 +79,20 @@ static int write_algorithm(const char *name)
 
 /* ------------------------------------------------------------- arguments */
 
-enum { OPT_DEV = OPT_FIRST_CMD, OPT_TOPO, OPT_SWITCH, OPT_ADDR_PLAN, OPT_HOSTS, OPT_ALGORITHM };
+enum {
+	OPT_DEV = OPT_FIRST_CMD,
+	OPT_TOPO,
+	OPT_SWITCH,
+	OPT_ADDR_PLAN,
+	OPT_HOSTS,
+	OPT_ALGORITHM,
+	OPT_PER_PACKET,
+};
 
 struct dp_args {
 	const char *dev, *topo, *plan, *hosts, *algo;
 	long sw; /* -1: not given */
+	bool per_packet; /* up: TSO and GSO off */
 	struct spritz_topo *t;
 	struct spritz_dir_list dir; /* from plan or hosts, if given */
 };
@@ -106,6 +117,7 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 		{ "addr-plan", required_argument, NULL, OPT_ADDR_PLAN },
 		{ "hosts", required_argument, NULL, OPT_HOSTS },
 		{ "algorithm", required_argument, NULL, OPT_ALGORITHM },
+		{ "per-packet", no_argument, NULL, OPT_PER_PACKET },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const algos[] = SPRITZ_ALGO_NAMES;
@@ -147,6 +159,14 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 			break;
 		case OPT_ALGORITHM:
 			a->algo = optarg;
+			break;
+		case OPT_PER_PACKET:
+			if (!up) {
+				ctl_err("failed to parse %s arguments: --per-packet is an option of up",
+					cmd);
+				return EXIT_USAGE;
+			}
+			a->per_packet = true;
 			break;
 		default:
 			ctl_cmd_usage(cmd, stderr);
@@ -201,10 +221,28 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 
 /* ------------------------------------------------------------ device ops */
 
-/* Detach both hooks of an ifindex of the current namespace. */
-static int detach_dev(void *arg)
+/* What up --per-packet changed on a device, back as it was. */
+static int restore_offload(uint32_t ifindex, uint32_t flags)
 {
-	uint32_t ifindex = *(uint32_t *)arg;
+	char name[IF_NAMESIZE] = "?";
+	int err;
+
+	if (!(flags & SPRITZ_CTL_DEV_PER_PACKET))
+		return 0;
+	err = ctl_offload_set(ifindex, flags & SPRITZ_CTL_DEV_TSO_WAS_ON,
+			      flags & SPRITZ_CTL_DEV_GSO_WAS_ON);
+	if (err) {
+		if_indextoname(ifindex, name);
+		ctl_err("failed to restore TSO/GSO of %s: %s", name, strerror(-err));
+	}
+	return err;
+}
+
+/* Detach both hooks of a device of the current namespace (struct ctl_dev). */
+static int release_dev(void *arg)
+{
+	const struct ctl_dev *d = arg;
+	uint32_t ifindex = d->ifindex;
 	int h, err, ret = 0;
 
 	for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++) {
@@ -218,7 +256,8 @@ static int detach_dev(void *arg)
 			ret = ret ?: err;
 		}
 	}
-	return ret;
+	err = restore_offload(ifindex, d->v.flags);
+	return ret ?: err;
 }
 
 /* The tcx link pins of a device that is gone (its links are defunct). */
@@ -470,10 +509,26 @@ int cmd_up(int argc, char **argv)
 	rec = (struct spritz_ctl_state){ .netns = ctl_netns_self(),
 				      .netns_ino = ctl_netns_self_ino(),
 				      .src_switch = sw };
+	if (a.per_packet) {
+		bool tso, gso;
+
+		err = ctl_offload_get(ifindex, &tso, &gso);
+		if (!err) {
+			err = ctl_offload_set(ifindex, false, false);
+			if (err)
+				ctl_offload_set(ifindex, tso, gso); /* as it was */
+		}
+		if (err) {
+			ctl_err("failed to turn off TSO/GSO of %s: %s", a.dev, strerror(-err));
+			goto remove_dev;
+		}
+		rec.flags |= SPRITZ_CTL_DEV_PER_PACKET | (tso ? SPRITZ_CTL_DEV_TSO_WAS_ON : 0) |
+			     (gso ? SPRITZ_CTL_DEV_GSO_WAS_ON : 0);
+	}
 	if (bpf_map_update_elem(dp.devs, &dk, &dv, BPF_ANY) ||
 	    bpf_map_update_elem(dp.state, &ifindex, &rec, BPF_ANY)) {
 		ctl_err("failed to add %s to %s: %s", a.dev, SPRITZ_MAP_DEVS, strerror(errno));
-		goto remove_dev;
+		goto restore_offload;
 	}
 	/* 7. attach */
 	for (h = SPRITZ_HOOK_EGRESS; h >= SPRITZ_HOOK_INGRESS; h--) {
@@ -494,6 +549,8 @@ detach:
 	for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++)
 		if (att[h])
 			spritz_detach((int)ifindex, h, SPRITZ_PIN_DIR);
+restore_offload:
+	restore_offload(ifindex, rec.flags);
 remove_dev:
 	if (had_dv)
 		bpf_map_update_elem(dp.devs, &dk, &old_dv, BPF_ANY);
@@ -544,11 +601,11 @@ static int detach_here(const char *dev)
 
 	ifs = if_nameindex();
 	for (p = ifs; p && p->if_index; p++) {
-		uint32_t ifindex = p->if_index;
+		struct ctl_dev d = { .ifindex = p->if_index };
 
 		if (dev && strcmp(dev, p->if_name))
 			continue;
-		if (detach_dev(&ifindex))
+		if (release_dev(&d))
 			ret = -EIO;
 	}
 	if (ifs)
@@ -568,7 +625,7 @@ static int down_dev(struct ctl_dp *dp, const char *dev, uint32_t ifindex)
 	}
 	if (rec.netns != ctl_netns_self())
 		return EXIT_OK; /* that ifindex is another namespace's device */
-	if (detach_dev(&ifindex))
+	if (release_dev(&(struct ctl_dev){ .ifindex = ifindex, .v = rec }))
 		return EXIT_FAIL;
 	forget_dev(dp, ifindex);
 	if (live_devices(dp, 0, &devs, &n)) {
@@ -592,7 +649,7 @@ static int down_all(struct ctl_dp *dp)
 		return EXIT_FAIL;
 	}
 	for (i = 0; i < n; i++) {
-		err = ctl_in_netns(&devs[i].v, detach_dev, &devs[i].ifindex);
+		err = ctl_in_netns(&devs[i].v, release_dev, &devs[i]);
 		if (err == -ENOENT)
 			drop_link_pins(devs[i].ifindex); /* namespace gone */
 		else if (err)

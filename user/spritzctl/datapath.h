@@ -147,6 +147,13 @@ int ctl_flows_resync(int dir_fd, long src, const struct ctl_stale *stale, size_t
  */
 int ctl_dp_sync(void);
 
+/*
+ * TSO and GSO of device @ifindex in this namespace (SIOCETHTOOL): read
+ * them, or set both.  0 or -errno.
+ */
+int ctl_offload_get(uint32_t ifindex, bool *tso, bool *gso);
+int ctl_offload_set(uint32_t ifindex, bool tso, bool gso);
+
 /* Take CTL_LOCK_PATH (blocks); fd to keep open, or -errno. */
 int ctl_lock(void);
 
