@@ -166,6 +166,7 @@ static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 {
 	struct spritz_knob_values k;
 
+	__builtin_memset(c, 0, sizeof(*c)); /* cached as is: no stale stack bytes */
 	__builtin_memset(&k, 0, sizeof(k));
 	if (!spritz_kfunc_exists(bpf_spritz_knobs) || bpf_spritz_knobs(&k, sizeof(k))) {
 		spritz_lb_cfg_default(&c->cfg);
