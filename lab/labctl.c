@@ -49,6 +49,7 @@
 #include <spritz/switch.h>
 
 #include "spritz_switch.skel.h"
+#include "csum.h"
 #include "swtables.h"
 #include "topo.h"
 
@@ -448,24 +449,6 @@ static int cmd_counters(int argc, char **argv)
 
 /* ------------------------------------------------------------------ send */
 
-static uint32_t csum_add(uint32_t s, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
-static uint16_t csum_fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
 static int cmd_send(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -536,7 +519,7 @@ static int cmd_send(int argc, char **argv)
 		spritz_lab_addr6(ds, dk, l3 + 24);
 		l4 = l3 + 40;
 		/* pseudo-header */
-		s = csum_add(0, l3 + 8, 32) + l4len + l4p;
+		s = spritz_csum_add(0, l3 + 8, 32) + l4len + l4p;
 	} else {
 		b[12] = 0x08, b[13] = 0x00;
 		l3[0] = 0x45;
@@ -545,10 +528,10 @@ static int cmd_send(int argc, char **argv)
 		l3[9] = l4p;
 		spritz_lab_addr4(noreply ? 0xffff : ss, sk, l3 + 12);
 		spritz_lab_addr4(ds, dk, l3 + 16);
-		s = csum_fold(csum_add(0, l3, 20));
+		s = spritz_csum_fold(spritz_csum_add(0, l3, 20));
 		l3[10] = s >> 8, l3[11] = s;
 		l4 = l3 + 20;
-		s = csum_add(0, l3 + 12, 8) + l4len + l4p;
+		s = spritz_csum_add(0, l3 + 12, 8) + l4len + l4p;
 	}
 	if (l4p == 6 || l4p == 17) {
 		uint16_t sport = !strcmp(proto, "udp-carrier") ? (uint16_t)ev : 40000;
@@ -571,7 +554,7 @@ static int cmd_send(int argc, char **argv)
 	}
 	for (i = 0; i < paylen; i++)
 		l4[l4hl + i] = 'a' + i % 26;
-	s = csum_fold(csum_add(s, l4, l4len));
+	s = spritz_csum_fold(spritz_csum_add(s, l4, l4len));
 	if (l4p == 17 && !s)
 		s = 0xffff;
 	l4[l4p == 6 ? 16 : l4p == 17 ? 6 : 2] = s >> 8;

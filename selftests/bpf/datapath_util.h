@@ -23,6 +23,7 @@
 #include <spritz/kfuncs.h>
 #include <spritz/maps.h>
 
+#include "csum.h"
 #include "kmod_util.h"
 #include "spritz.skel.h"
 
@@ -78,41 +79,6 @@ struct spec {
 static const uint16_t ev_d2[] = { SPRITZ_EV(1, SPRITZ_EV2_UNUSED), SPRITZ_EV(2, SPRITZ_EV2_UNUSED),
 				  SPRITZ_EV(5, 7), SPRITZ_EV(6, 8) };
 static const uint8_t lat_d2[] = { 0, 0, 2, 3 };
-
-static inline uint32_t csum_add(uint32_t s, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)b[i] << 8 | b[i + 1];
-	if (n & 1)
-		s += (uint32_t)b[n - 1] << 8;
-	return s;
-}
-
-static inline uint16_t csum_fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
-/* L4 checksum over the pseudo header (v6 or v4) and @l4 of @len bytes. */
-static inline uint16_t l4_csum(int v4, const uint8_t *l3, uint8_t proto, const uint8_t *l4,
-			       size_t len)
-{
-	uint32_t s = 0;
-
-	if (v4)
-		s = csum_add(s, l3 + 12, 8);
-	else
-		s = csum_add(s, l3 + 8, 32);
-	s += proto;
-	s += (uint32_t)len;
-	s = csum_add(s, l4, len);
-	return csum_fold(s);
-}
 
 static inline void put16(uint8_t *p, uint16_t v)
 {
@@ -225,14 +191,14 @@ static inline void pkt_build(struct pkt *p, const struct spec *s)
 	}
 	if (s->v4) {
 		put16(l3 + 2, (uint16_t)(hl + l4len));
-		put16(l3 + 10, csum_fold(csum_add(0, l3, hl)));
+		put16(l3 + 10, spritz_csum_fold(spritz_csum_add(0, l3, hl)));
 	} else {
 		put16(l3 + 4, (uint16_t)l4len);
 	}
 	if (proto == 6)
-		put16(l4 + 16, l4_csum(s->v4, l3, 6, l4, l4len));
+		put16(l4 + 16, spritz_l4_csum(s->v4, l3, 6, l4, l4len));
 	else if (proto == 17 && !s->udp_zero_csum) {
-		uint16_t c = l4_csum(s->v4, l3, 17, l4, l4len);
+		uint16_t c = spritz_l4_csum(s->v4, l3, 17, l4, l4len);
 
 		put16(l4 + 6, c ? c : 0xffff);
 	}
@@ -288,7 +254,7 @@ static inline int pkt_csum_ok(const uint8_t *b, size_t len)
 		if (get16(l3 + 2) < hl)
 			return -1;
 		l4len = get16(l3 + 2) - hl;
-		if (csum_fold(csum_add(0, l3, hl)) != 0)
+		if (spritz_csum_fold(spritz_csum_add(0, l3, hl)) != 0)
 			return 0;
 	} else {
 		return -1;
@@ -297,8 +263,8 @@ static inline int pkt_csum_ok(const uint8_t *b, size_t len)
 		return -1;
 	if (proto == 17 && l4len >= 8 && get16(l3 + hl + 6) == 0)
 		return 1;
-	return l4_csum(et == 0x0800, l3, proto, l3 + hl, l4len) == 0 ||
-	       l4_csum(et == 0x0800, l3, proto, l3 + hl, l4len) == 0xffff;
+	return spritz_l4_csum(et == 0x0800, l3, proto, l3 + hl, l4len) == 0 ||
+	       spritz_l4_csum(et == 0x0800, l3, proto, l3 + hl, l4len) == 0xffff;
 }
 
 /* ---------------------------------------------------------------- loading */

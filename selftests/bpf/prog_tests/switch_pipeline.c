@@ -31,6 +31,7 @@
 
 #include "paths.h"
 #include "spritz_switch.skel.h"
+#include "csum.h"
 #include "swtables.h"
 #include "test.h"
 
@@ -61,24 +62,6 @@ struct tspec {
 	int paylen;
 	uint8_t tcp_flags;
 };
-
-static uint16_t csum_fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
-static uint32_t csum_add(uint32_t s, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
 
 /* A packet from host (ss, sk) to host (ds, dk) of the lab plan. */
 static void build(struct tpkt *pk, const struct tspec *sp, int ss, int sk, int ds, int dk)
@@ -111,7 +94,7 @@ static void build(struct tpkt *pk, const struct tspec *sp, int ss, int sk, int d
 		l3[9] = sp->proto;
 		spritz_lab_addr4(ss, sk, l3 + 12);
 		spritz_lab_addr4(ds, dk, l3 + 16);
-		s = csum_fold(csum_add(0, l3, 20));
+		s = spritz_csum_fold(spritz_csum_add(0, l3, 20));
 		l3[10] = s >> 8, l3[11] = s;
 		l4 = l3 + 20;
 	}
@@ -499,7 +482,7 @@ static void test_ipv4_ttl(void)
 	ASSERT_OK(walk(0, 0, &pk, &w), "walk");
 	ASSERT_TRUE(w.delivered, "delivered");
 	ASSERT_EQ(w.out.b[14 + 8], SPRITZ_SW_HOP_INIT - w.n, "TTL");
-	ASSERT_EQ(csum_fold(csum_add(0, w.out.b + 14, 20)), 0, "IPv4 header checksum valid");
+	ASSERT_EQ(spritz_csum_fold(spritz_csum_add(0, w.out.b + 14, 20)), 0, "IPv4 header checksum valid");
 }
 
 static uint64_t drops(int sw, int reason)
