@@ -82,9 +82,10 @@ test_run_schema()
 {
 	"$FABRIC" down
 	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation --schemes ecmp,minimal \
-		--rate 20 --size $SIZE --deadline 60 --seed 2 --out "$DIR/run" 2>&1 | tail -n 8 || return 1
+		--rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 --out "$DIR/run" 2>&1 |
+		tail -n 8 || return 1
 	jq -e --argjson size $SIZE '
-		(keys == ["fail_links", "scenario", "schemes", "topo"]) and
+		(keys == ["fail_links", "runs", "scenario", "schemes", "topo"]) and .runs == 2 and
 		.topo == "dragonfly:p=1,a=2,h=1" and .scenario == "permutation" and .fail_links == 0 and
 		(.schemes | keys == ["ecmp", "minimal"]) and
 		all(.schemes[]; (keys == ["fct_us", "finished", "flows", "retransmits"]) and
@@ -93,11 +94,19 @@ test_run_schema()
 			.fct_us.p50 <= .fct_us.p99 and .fct_us.p99 <= .fct_us.max and
 			.fct_us.mean <= .fct_us.max and .fct_us.p50 > 0)' \
 		"$DIR/run/results.json" >/dev/null || { cat "$DIR/run/results.json"; return 1; }
-	# The summary is the per-flow data's: max and count of flows-ecmp.json.
+	# The summary is the per-flow data's, both runs pooled: max and count
+	# of flows-ecmp.json, whose flows name their run.
 	local want got
 	want=$(jq '[.flows[].fct_us] | max' "$DIR/run/flows-ecmp.json")
 	got=$(jq '.schemes.ecmp.fct_us.max' "$DIR/run/results.json")
 	[ "$want" = "$got" ] || { echo "max FCT $got, flows say $want"; return 1; }
+	jq -e '.runs == 2 and ([.flows[].run] | unique) == [1, 2] and
+		([.flows[] | select(.run == 1)] | length) == ([.flows[] | select(.run == 2)] | length)' \
+		"$DIR/run/flows-ecmp.json" >/dev/null || { echo "flows-ecmp.json: runs"; return 1; }
+	[ "$(jq '.schemes.ecmp.flows' "$DIR/run/results.json")" = \
+	  "$(jq '.flows | length' "$DIR/run/flows-ecmp.json")" ] || { echo "flow count"; return 1; }
+	grep -q '^Flows finished: ecmp [0-9]*/[0-9]*, minimal' "$DIR/run/results.md" ||
+		{ echo "results.md: no 'Flows finished' line"; return 1; }
 	flows_ok "$DIR/run/flows-minimal.json" || return 1
 	[ -s "$DIR/run/results.md" ] && [ -s "$DIR/run/fct.png" ] || { echo "no results.md or fct.png"; return 1; }
 }
