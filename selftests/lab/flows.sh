@@ -81,13 +81,13 @@ test_bad_input()
 test_run_schema()
 {
 	"$FABRIC" down
-	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation --schemes ecmp,minimal \
-		--rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 --out "$DIR/run" 2>&1 |
-		tail -n 8 || return 1
+	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation \
+		--schemes ecmp,minimal,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
+		--out "$DIR/run" 2>&1 | tail -n 12 || return 1
 	jq -e --argjson size $SIZE '
 		(keys == ["fail_links", "runs", "scenario", "schemes", "topo"]) and .runs == 2 and
 		.topo == "dragonfly:p=1,a=2,h=1" and .scenario == "permutation" and .fail_links == 0 and
-		(.schemes | keys == ["ecmp", "minimal"]) and
+		(.schemes | keys == ["ecmp", "minimal", "scout"]) and
 		all(.schemes[]; (keys == ["fct_us", "finished", "flows", "retransmits"]) and
 			.flows >= 6 and .finished == .flows and
 			(.fct_us | keys == ["max", "mean", "p50", "p99"]) and
@@ -105,8 +105,14 @@ test_run_schema()
 		"$DIR/run/flows-ecmp.json" >/dev/null || { echo "flows-ecmp.json: runs"; return 1; }
 	[ "$(jq '.schemes.ecmp.flows' "$DIR/run/results.json")" = \
 	  "$(jq '.flows | length' "$DIR/run/flows-ecmp.json")" ] || { echo "flow count"; return 1; }
-	grep -q '^Flows finished: ecmp [0-9]*/[0-9]*, minimal' "$DIR/run/results.md" ||
+	grep -q '^Flows finished: ecmp [0-9]*/[0-9]*, minimal [0-9]*/[0-9]*, scout' "$DIR/run/results.md" ||
 		{ echo "results.md: no 'Flows finished' line"; return 1; }
+	# Scout (spritzctl up on every host): both runs' flows finished, the
+	# second after the tables were swapped in fresh (spritzctl reload)
+	jq -e '.runs == 2 and .finished == .flows_total' "$DIR/run/flows-scout.json" >/dev/null ||
+		{ echo "scout: $(jq -c '{runs, finished, flows_total}' "$DIR/run/flows-scout.json")"; return 1; }
+	grep -q '^Spritz knobs: \|Spritz knobs: explore_threshold=' "$DIR/run/results.md" ||
+		{ echo "results.md: no knobs"; return 1; }
 	flows_ok "$DIR/run/flows-minimal.json" || return 1
 	[ -s "$DIR/run/results.md" ] && [ -s "$DIR/run/fct.png" ] || { echo "no results.md or fct.png"; return 1; }
 }
