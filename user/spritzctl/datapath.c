@@ -564,6 +564,25 @@ free_table:
 	return ret;
 }
 
+/*
+ * Do the EV lists @a and @b hold the same EVs with the same latency
+ * classes, in order, and with @weights also the same base weights?
+ */
+static bool paths_same(const struct spritz_nl_dest *a, const struct spritz_nl_dest *b,
+		       bool weights)
+{
+	uint32_t k;
+
+	if (a->npaths != b->npaths)
+		return false;
+	for (k = 0; k < a->npaths; k++)
+		if (a->paths[k].ev != b->paths[k].ev ||
+		    a->paths[k].lat_class != b->paths[k].lat_class ||
+		    (weights && a->paths[k].base_weight != b->paths[k].base_weight))
+			return false;
+	return true;
+}
+
 struct cmp_ctx {
 	const struct ctl_table *tb;
 	size_t i;
@@ -574,7 +593,6 @@ static int cmp_cb(const struct spritz_nl_dest *d, void *arg)
 {
 	struct cmp_ctx *c = arg;
 	const struct spritz_nl_dest *w;
-	uint32_t k;
 
 	c->any = true;
 	if (!c->same)
@@ -584,17 +602,8 @@ static int cmp_cb(const struct spritz_nl_dest *d, void *arg)
 		return 0;
 	}
 	w = &c->tb->dests[c->i++];
-	if (w->dst != d->dst || w->npaths != d->npaths) {
+	if (w->dst != d->dst || !paths_same(w, d, true))
 		c->same = false;
-		return 0;
-	}
-	for (k = 0; k < d->npaths; k++)
-		if (w->paths[k].ev != d->paths[k].ev ||
-		    w->paths[k].lat_class != d->paths[k].lat_class ||
-		    w->paths[k].base_weight != d->paths[k].base_weight) {
-			c->same = false;
-			break;
-		}
 	return 0;
 }
 
@@ -620,29 +629,16 @@ struct diff_ctx {
 static int diff_cb(const struct spritz_nl_dest *d, void *arg)
 {
 	struct diff_ctx *c = arg;
-	const struct spritz_nl_dest *w;
-	uint32_t k;
 
 	c->any = true;
 	if (d->num_switches != c->tb->nsw) {
 		memset(c->changed, 1, c->tb->nsw);
 		return 0;
 	}
-	if (d->dst >= c->tb->nsw)
-		return 0;
-	if (c->at[d->dst] < 0) {
+	/* a new base weight alone keeps the EVs valid */
+	if (d->dst < c->tb->nsw &&
+	    (c->at[d->dst] < 0 || !paths_same(&c->tb->dests[c->at[d->dst]], d, false)))
 		c->changed[d->dst] = 1;
-		return 0;
-	}
-	w = &c->tb->dests[c->at[d->dst]];
-	if (w->npaths != d->npaths) {
-		c->changed[d->dst] = 1;
-		return 0;
-	}
-	for (k = 0; k < d->npaths; k++)
-		if (w->paths[k].ev != d->paths[k].ev ||
-		    w->paths[k].lat_class != d->paths[k].lat_class)
-			c->changed[d->dst] = 1;
 	return 0;
 }
 

@@ -149,7 +149,6 @@ void ctl_link_opts_init(struct ctl_link_opts *lo)
 	lo->speed_mbps = lo->local_ps = lo->global_ps = lo->packet_bytes = -1;
 }
 
-/* Handle a shared option: 1 handled, 0 not shared, -1 bad value. */
 char **ctl_argv;
 
 /* The option getopt_long() refused: "-x" or the whole "--word". */
@@ -163,6 +162,7 @@ static const char *bad_option(char *buf, size_t len)
 	return buf;
 }
 
+/* Handle a shared option or getopt's error: 1 handled, 0 not shared, -1 bad. */
 int ctl_common_opt(int opt, const char *arg, struct ctl_link_opts *lo, const char *cmd)
 {
 	char buf[8];

@@ -71,13 +71,6 @@ enum {
 /* The leading ':' makes getopt return ':' for a missing value, silently. */
 #define CTL_COMMON_SHORTOPTS ":jph"
 
-/* An option every command takes (-j, -p, -h) or a getopt error ('?', ':'). */
-static inline bool ctl_generic_opt(int opt)
-{
-	return opt == OPT_JSON || opt == OPT_PRETTY || opt == OPT_HELP || opt == '?' ||
-	       opt == ':';
-}
-
 /* The command's argv as its getopt_long() sees it (for error messages). */
 extern char **ctl_argv;
 
