@@ -151,8 +151,8 @@ __u64 spritz_knob_refresh_ns = SPRITZ_KNOB_REFRESH_NS;
 #define SPRITZ_KNOBS_INGRESS 1
 
 struct spritz_knob_cache {
-	__u64 loaded_ns; /* 0: never */
-	struct spritz_ctx c;
+	struct spritz_ctx c; /* first: its address is the value's (see spritz_ctx_get()) */
+	__u64 loaded_ns;     /* 0: never */
 };
 
 struct {
@@ -197,24 +197,31 @@ static __always_inline __u64 spritz_now_egress(struct __sk_buff *skb)
 }
 
 /*
- * The knob snapshot of direction @dir and the time @raw for one packet.
- * A snapshot loaded at a later time than @raw (a departure time further
- * ahead) is fresh.
+ * The knob snapshot of direction @dir with the time @raw for one packet:
+ * the per-CPU cached one in place (no copy), refreshed when it is older
+ * than spritz_knob_refresh_ns (a snapshot loaded at a later time than
+ * @raw, a departure time further ahead, is fresh); @tmp when there is no
+ * cache slot (never, with the map as declared).
  */
-static __always_inline void spritz_ctx_load(struct spritz_ctx *c, __u64 raw, __u32 dir)
+static __always_inline struct spritz_ctx *spritz_ctx_get(struct spritz_ctx *tmp, __u64 raw,
+							 __u32 dir)
 {
 	struct spritz_knob_cache *kc = bpf_map_lookup_elem(&spritz_knobs, &dir);
+	struct spritz_ctx *c = tmp;
 
-	if (kc && kc->loaded_ns && (__s64)(raw - kc->loaded_ns) < (__s64)spritz_knob_refresh_ns) {
-		*c = kc->c;
-	} else {
+	if (!kc) {
 		spritz_knobs_fetch(c);
-		if (kc) {
-			kc->c = *c;
+	} else {
+		/* no offset: 6.1 and 6.12 refuse arithmetic on a pointer before its NULL check,
+		 * and clang may compute it before the branch */
+		c = (struct spritz_ctx *)kc;
+		if (!kc->loaded_ns || (__s64)(raw - kc->loaded_ns) >= (__s64)spritz_knob_refresh_ns) {
+			spritz_knobs_fetch(c);
 			kc->loaded_ns = raw;
 		}
 	}
 	c->now = raw + spritz_clock_offset_ns;
+	return c;
 }
 
 static __always_inline struct spritz_stats *spritz_stats_get(void)
@@ -505,7 +512,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	struct spritz_tcp *th = h->l4;
 	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow *f;
-	struct spritz_ctx c;
+	struct spritz_ctx tmp, *c;
 	__u32 seq, dlen, end, segs;
 	__u8 tflags;
 	int r;
@@ -541,11 +548,11 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		return SPRITZ_TC_NEXT;
 	}
 
-	spritz_ctx_load(&c, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
+	c = spritz_ctx_get(&tmp, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
 	end = seq + dlen;
-	spritz_tcp_presend(f, &c, st, seq, end);
+	spritz_tcp_presend(f, c, st, seq, end);
 
-	r = spritz_decide(f, &c, st, segs);
+	r = spritz_decide(f, c, st, segs);
 	if (r < 0) {
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
@@ -555,7 +562,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	f->last_ev = r & 0xffff;
 	f->last_lat_class = (r >> 16) & 0xff;
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
-	spritz_ring_record(f, &c, st, seq, end, r, segs);
+	spritz_ring_record(f, c, st, seq, end, r, segs);
 #ifdef SPRITZ_BENCH
 	/* bench build only: the next repeat of the test run is new data */
 	th->seq = bpf_htonl(end);
@@ -695,7 +702,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	struct spritz_inner_send in __attribute__((aligned(4)));
 	struct spritz_hdrs ih;
 	struct spritz_flow *f;
-	struct spritz_ctx c;
+	struct spritz_ctx tmp, *c;
 	int r, inner, record = 0;
 	__u16 old, new, port;
 	__u32 segs;
@@ -739,12 +746,12 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	segs = spritz_segs(skb);
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
-	spritz_ctx_load(&c, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
+	c = spritz_ctx_get(&tmp, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
 	if (inner && spritz_inner_track(f, &key, &in, st)) {
 		record = 1;
-		spritz_tcp_presend(f, &c, st, in.seq, in.end);
+		spritz_tcp_presend(f, c, st, in.seq, in.end);
 	}
-	r = spritz_decide(f, &c, st, segs);
+	r = spritz_decide(f, c, st, segs);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 	if (r < 0) {
@@ -755,7 +762,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	f->last_lat_class = (r >> 16) & 0xff;
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
 	if (record) {
-		spritz_ring_record(f, &c, st, in.seq, in.end, r, segs);
+		spritz_ring_record(f, c, st, in.seq, in.end, r, segs);
 		st->eg_inner_tcp++;
 	}
 	new = bpf_htons(r & 0xffff);
@@ -897,11 +904,30 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 				       const struct spritz_tcp *th, struct spritz_stats *st)
 {
 	struct spritz_scan s;
-	struct spritz_ctx c;
-	__u32 ack;
+	struct spritz_ctx tmp, *c;
+	__u32 ack = bpf_ntohl(th->ack_seq);
+	int idle;
 
+	/*
+	 * An ACK of data never sent is one TCP drops (RFC 9293 3.10.7.4): it
+	 * says nothing about our paths, and a forged one must not credit them.
+	 */
+	if (seq_before(f->snd_nxt, ack)) {
+		st->in_ack_unsent++;
+		return;
+	}
+	/*
+	 * So snd_una never passes snd_nxt, and snd_una == snd_nxt means every
+	 * recorded send was acknowledged and freed: no feedback to give and
+	 * nothing to age - the usual case on the receiving end of a transfer,
+	 * whose data segments all carry ACK.
+	 */
+	idle = f->snd_una == f->snd_nxt;
+	if (seq_before(f->snd_una, ack))
+		f->snd_una = ack;
+	if (idle)
+		return;
 	__builtin_memset(&s, 0, sizeof(s));
-	ack = bpf_ntohl(th->ack_seq);
 	s.mode = SPRITZ_SCAN_ACK;
 	s.lo = ack;
 	s.ece = !!(th->flags & SPRITZ_TCP_ECE);
@@ -944,10 +970,8 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 	 * behind at most, makes such a timeout at most a tick late and costs
 	 * no clock read.
 	 */
-	spritz_ctx_load(&c, bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
-	if (seq_before(f->snd_una, ack))
-		f->snd_una = ack;
-	spritz_ring_scan(f, &s, &c, st);
+	c = spritz_ctx_get(&tmp, bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
+	spritz_ring_scan(f, &s, c, st);
 }
 
 /* The tunnel flow whose inner TCP flow the ACK in @ih (@kind) belongs to. */

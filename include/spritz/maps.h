@@ -136,7 +136,7 @@ struct spritz_flow {
 	__u32 inner_ports;	  /* F_INNER: the inner TCP flow's sport << 16 | dport */
 	__u32 inner_addrs;	  /* F_INNER: xor of its address words */
 	__u32 snd_nxt;		  /* highest end_seq sent (TCP, or inner TCP) */
-	__u32 snd_una;		  /* highest cumulative ACK seen (TCP, or inner) */
+	__u32 snd_una;		  /* highest cumulative ACK seen, <= snd_nxt */
 	__u32 ring_head;	  /* next slot: ring[ring_head & MASK] */
 	__u16 last_ev;		  /* EV of the last steered packet */
 	__u8 last_lat_class;
@@ -185,7 +185,8 @@ struct spritz_stats {
 	__u64 in_acks;		/* TCP ACKs of a managed flow */
 	__u64 in_inner_acks;	/* ... of them inside VXLAN/Geneve */
 	__u64 in_unmanaged;	/* everything else (passes untouched) */
-	__u64 in_sack_blocks;	/* SACK blocks parsed */
+	__u64 in_sack_blocks;	/* SACK blocks parsed (ACKs with sends in flight) */
+	__u64 in_ack_unsent;	/* ... ACKs of data never sent (past snd_nxt): ignored */
 	/* feedback given to the algorithm, by kind */
 	__u64 fb_ack;
 	__u64 fb_ecn;

@@ -275,6 +275,59 @@ static void test_sack_layouts(void)
 	ASSERT_EQ(f.ring[2].state, SPRITZ_IF_FREE, "sacked, timestamps after");
 }
 
+/*
+ * ACKs against snd_nxt: one beyond it acknowledges data never sent and is
+ * ignored (TCP drops it too); with everything acknowledged (snd_una ==
+ * snd_nxt) an ACK is not even parsed for SACK.  Sends [1000, 1100) and
+ * [1100, 1200), then one ACK per row, in order.
+ */
+static void test_ack_bounds(void)
+{
+	static const struct {
+		const char *what;
+		uint32_t ack, sack[2];
+		int nsack;
+		/* expected after the ACK */
+		int fb_ack, unsent, sack_blocks;
+		uint32_t snd_una;
+		int pending;
+	} rows[] = {
+		{ "past snd_nxt, SACKing a send", 5000, { 1000, 1100 }, 1, 0, 1, 0, 1000, 2 },
+		{ "one past snd_nxt", 1201, { 0 }, 0, 0, 1, 0, 1000, 2 },
+		{ "first send", 1100, { 0 }, 0, 1, 0, 0, 1100, 1 },
+		{ "second send (snd_nxt)", 1200, { 0 }, 0, 1, 0, 0, 1200, 0 },
+		{ "all acknowledged, SACK not parsed", 1200, { 1100, 1200 }, 1, 0, 0, 0, 1200, 0 },
+		{ "all acknowledged, past snd_nxt", 5000, { 0 }, 0, 0, 1, 0, 1200, 0 },
+	};
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	tx(DST2_6, 1000, 100);
+	tx(DST2_6, 1100, 100);
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char what[128];
+
+#define W(field) (snprintf(what, sizeof(what), "%s: %s", rows[i].what, field), what)
+		dp_stats(skel, &s0);
+		rx(DST2_6, rows[i].ack, 0, rows[i].sack, rows[i].nsack);
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.in_acks, 1, W("in_acks"));
+		ASSERT_EQ(d.fb_ack, rows[i].fb_ack, W("fb_ack"));
+		ASSERT_EQ(d.in_ack_unsent, rows[i].unsent, W("in_ack_unsent"));
+		ASSERT_EQ(d.in_sack_blocks, rows[i].sack_blocks, W("in_sack_blocks"));
+		if (!ASSERT_OK(flow(DST2_6, &f), W("flow")))
+			break;
+		ASSERT_EQ(f.snd_una, rows[i].snd_una, W("snd_una"));
+		ASSERT_EQ(f.snd_nxt, 1200, W("snd_nxt"));
+		ASSERT_EQ(pending(DST2_6), rows[i].pending, W("pending sends"));
+#undef W
+	}
+}
+
 /* SACK blocks acknowledge exactly the sends they cover. */
 static void test_sack(void)
 {
@@ -671,6 +724,7 @@ static const struct test_case tests[] = {
 	{ "scout_ecn", test_scout_ecn },
 	{ "cumulative_spray", test_cumulative },
 	{ "sack", test_sack },
+	{ "ack_bounds", test_ack_bounds },
 	{ "sack_layouts", test_sack_layouts },
 	{ "retrans_nack", test_retrans_nack },
 	{ "retrans_timeout", test_retrans_timeout },
