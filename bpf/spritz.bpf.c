@@ -151,8 +151,8 @@ __u64 spritz_knob_refresh_ns = SPRITZ_KNOB_REFRESH_NS;
 #define SPRITZ_KNOBS_INGRESS 1
 
 struct spritz_knob_cache {
-	struct spritz_ctx c; /* first: its address is the value's (see spritz_ctx_get()) */
-	__u64 loaded_ns;     /* 0: never */
+	struct spritz_ctx c; /* first: at the value's address (spritz_ctx_get()) */
+	__u64 loaded_ns; /* 0: never */
 };
 
 struct {
@@ -212,10 +212,14 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(struct spritz_ctx *tmp,
 	if (!kc) {
 		spritz_knobs_fetch(c);
 	} else {
-		/* no offset: 6.1 and 6.12 refuse arithmetic on a pointer before its NULL check,
-		 * and clang may compute it before the branch */
+		/*
+		 * No offset to add: clang may compute &kc->c before the
+		 * branch, and 6.1/6.12 refuse arithmetic on a pointer that
+		 * may be NULL.
+		 */
 		c = (struct spritz_ctx *)kc;
-		if (!kc->loaded_ns || (__s64)(raw - kc->loaded_ns) >= (__s64)spritz_knob_refresh_ns) {
+		if (!kc->loaded_ns ||
+		    (__s64)(raw - kc->loaded_ns) >= (__s64)spritz_knob_refresh_ns) {
 			spritz_knobs_fetch(c);
 			kc->loaded_ns = raw;
 		}
