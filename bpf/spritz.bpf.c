@@ -183,20 +183,6 @@ static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 #define SPRITZ_SKB_TSTAMP_MONO 1
 
 /*
- * Now, for a packet leaving: the stack's TCP stamps every skb with its
- * departure time (EDT, CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns()),
- * which saves a clock read per packet; anything else (no stamp, or another
- * clock) reads the clock.  With pacing the departure time may lie slightly
- * ahead: ages come out that much shorter, which only delays a timeout.
- */
-static __always_inline __u64 spritz_now_egress(struct __sk_buff *skb)
-{
-	if (skb->tstamp && skb->tstamp_type == SPRITZ_SKB_TSTAMP_MONO)
-		return skb->tstamp;
-	return bpf_ktime_get_ns();
-}
-
-/*
  * The knob snapshot of direction @dir with the time @raw for one packet:
  * the per-CPU cached one in place (no copy), refreshed when it is older
  * than spritz_knob_refresh_ns (a snapshot loaded at a later time than
@@ -225,6 +211,29 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(struct spritz_ctx *tmp,
 		}
 	}
 	c->now = raw + spritz_clock_offset_ns;
+	return c;
+}
+
+/*
+ * The knob snapshot and the time for a packet leaving.  The stack's TCP
+ * stamps every skb with its departure time (EDT, CLOCK_MONOTONIC, the
+ * clock of bpf_ktime_get_ns()), which saves a clock read per packet.
+ * Anything else (UDP carriers, no stamp or another clock) reads the
+ * coarse clock, enough for timeouts (see Clocks in datapath.rst), except
+ * under Flicr, whose flowlet gaps (50 us by default) need the fine one.
+ * With pacing the departure time may lie slightly ahead: ages come out
+ * that much shorter, which only delays a timeout.
+ */
+static __always_inline struct spritz_ctx *spritz_ctx_egress(struct __sk_buff *skb,
+							    struct spritz_ctx *tmp)
+{
+	int stamped = skb->tstamp && skb->tstamp_type == SPRITZ_SKB_TSTAMP_MONO;
+	struct spritz_ctx *c;
+
+	c = spritz_ctx_get(tmp, stamped ? skb->tstamp : bpf_ktime_get_coarse_ns(),
+			   SPRITZ_KNOBS_EGRESS);
+	if (!stamped && c->cfg.algo == SPRITZ_ALGO_FLICR)
+		c->now = bpf_ktime_get_ns() + spritz_clock_offset_ns;
 	return c;
 }
 
@@ -552,7 +561,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		return SPRITZ_TC_NEXT;
 	}
 
-	c = spritz_ctx_get(&tmp, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
+	c = spritz_ctx_egress(skb, &tmp);
 	end = seq + dlen;
 	spritz_tcp_presend(f, c, st, seq, end);
 
@@ -750,7 +759,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	segs = spritz_segs(skb);
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
-	c = spritz_ctx_get(&tmp, spritz_now_egress(skb), SPRITZ_KNOBS_EGRESS);
+	c = spritz_ctx_egress(skb, &tmp);
 	if (inner && spritz_inner_track(f, &key, &in, st)) {
 		record = 1;
 		spritz_tcp_presend(f, c, st, in.seq, in.end);
