@@ -105,6 +105,18 @@ __u64 spritz_clock_offset_ns;
 /* A zero flow value to create flows from (the stack is too small). */
 const struct spritz_flow spritz_flow_zero;
 
+/*
+ * Bench build only (bench_datapath --stages): return after stage N of the
+ * TCP paths, to see where the time goes.  0 in production, where every
+ * SPRITZ_BENCH_STOP() is constant false and compiles away.
+ */
+#ifdef SPRITZ_BENCH
+__u32 spritz_bench_stop;
+#define SPRITZ_BENCH_STOP(n) (spritz_bench_stop == (n))
+#else
+#define SPRITZ_BENCH_STOP(n) 0
+#endif
+
 /* ------------------------------------------------------------- helpers */
 
 /* Per-packet context: the knob snapshot as the core wants it. */
@@ -530,14 +542,18 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	__u8 tflags;
 	int r;
 
+	if (SPRITZ_BENCH_STOP(1))
+		return SPRITZ_TC_NEXT;
 	__builtin_memset(&key, 0, sizeof(key));
 	spritz_copy16(key.saddr, ip6->saddr);
 	spritz_copy16(key.daddr, ip6->daddr);
 	key.sport = bpf_ntohs(th->source);
 	key.dport = bpf_ntohs(th->dest);
 	key.proto = IPPROTO_TCP;
+	if (SPRITZ_BENCH_STOP(2))
+		return SPRITZ_TC_NEXT;
 	f = spritz_flow_get(&key, skb->ifindex, st);
-	if (!f)
+	if (!f || SPRITZ_BENCH_STOP(3))
 		return SPRITZ_TC_NEXT;
 
 	segs = spritz_segs(skb);
@@ -561,21 +577,32 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		return SPRITZ_TC_NEXT;
 	}
 
+	if (SPRITZ_BENCH_STOP(4))
+		return SPRITZ_TC_NEXT;
 	c = spritz_ctx_egress(skb, &tmp);
+	if (SPRITZ_BENCH_STOP(5))
+		return SPRITZ_TC_NEXT;
 	end = seq + dlen;
 	spritz_tcp_presend(f, c, st, seq, end);
+	if (SPRITZ_BENCH_STOP(6))
+		goto out;
 
 	r = spritz_decide(f, c, st, segs);
 	if (r < 0) {
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
 	}
+	if (SPRITZ_BENCH_STOP(7))
+		goto out;
 	spritz_set_flowlabel(ip6, r & 0xffff);
 	st->eg_rewrites++;
 	f->last_ev = r & 0xffff;
 	f->last_lat_class = (r >> 16) & 0xff;
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
+	if (SPRITZ_BENCH_STOP(8))
+		goto out;
 	spritz_ring_record(f, c, st, seq, end, r, segs);
+out:
 #ifdef SPRITZ_BENCH
 	/* bench build only: the next repeat of the test run is new data */
 	th->seq = bpf_htonl(end);
@@ -983,7 +1010,11 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 	 * behind at most, makes such a timeout at most a tick late and costs
 	 * no clock read.
 	 */
+	if (SPRITZ_BENCH_STOP(4))
+		return;
 	c = spritz_ctx_get(&tmp, bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
+	if (SPRITZ_BENCH_STOP(5))
+		return;
 	spritz_ring_scan(f, &s, c, st);
 }
 
@@ -1022,11 +1053,17 @@ int spritz_ingress(struct __sk_buff *skb)
 		th = h.l4;
 		if (!(th->flags & SPRITZ_TCP_ACK))
 			goto unmanaged;
+		if (SPRITZ_BENCH_STOP(1))
+			return SPRITZ_TC_NEXT;
 		/* the flow as egress keyed it: local end first */
 		spritz_tcp_key(&key, &h, kind, 1);
+		if (SPRITZ_BENCH_STOP(2))
+			return SPRITZ_TC_NEXT;
 		f = bpf_map_lookup_elem(&spritz_flows, &key);
 		if (!f || !(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
 			goto unmanaged;
+		if (SPRITZ_BENCH_STOP(3))
+			return SPRITZ_TC_NEXT;
 		st->in_acks++;
 		spritz_ack(skb, f, th, st);
 		return SPRITZ_TC_NEXT;

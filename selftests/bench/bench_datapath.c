@@ -33,8 +33,12 @@
  * cases that call no kfunc are measured: the buffer case, whose buffer is
  * filled from userspace with the algorithm core (lb.h), and the ACK.
  *
- * Usage: bench_datapath [--native] [REPEAT] (default 200000), env
- * BENCH_ROUNDS (5).
+ * --stages also prints, for the stamped egress case and the ACK with 16
+ * in flight, the time when the program returns after each stage
+ * (SPRITZ_BENCH_STOP() in the bench build): where the time goes.
+ *
+ * Usage: bench_datapath [--native] [--stages] [REPEAT] (default 200000),
+ * env BENCH_ROUNDS (5).
  */
 #include "../bpf/datapath_util.h"
 
@@ -173,6 +177,19 @@ static int ring_fill(void)
 	return 0;
 }
 
+/* --stages: SPRITZ_BENCH_STOP(1..N) in bpf/spritz.bpf.c, then the whole program */
+#define EG_STAGES 8
+static const char *const eg_stage_names[EG_STAGES + 1] = {
+	"1 parse, stats entry", "2 flow key",	    "3 flow lookup",
+	"4 counters",		"5 knob snapshot",  "6 retransmission check",
+	"7 decision",		"8 label, last_ev", "9 ring record (whole)",
+};
+#define IN_STAGES 5
+static const char *const in_stage_names[IN_STAGES + 1] = {
+	"1 parse, stats entry",	  "2 flow key",		 "3 flow lookup", "4 ACK fields, options",
+	"5 clock, knob snapshot", "6 ring scan (whole)",
+};
+
 static void line(const char *name, double s, double f)
 {
 	printf("%-22s %10.1f %10.1f %8.2f\n", name, s, f, f > 0 ? s / f : 0);
@@ -180,8 +197,7 @@ static void line(const char *name, double s, double f)
 
 int main(int argc, char **argv)
 {
-	int native = argc > 1 && !strcmp(argv[1], "--native");
-	int repeat = argc > 1 + native ? atoi(argv[1 + native]) : 200000;
+	int native = 0, stages = 0, repeat = 200000, a;
 	int rounds = getenv("BENCH_ROUNDS") ? atoi(getenv("BENCH_ROUNDS")) : 5;
 	struct spec data = { .dst = DST2_6, .seq = 1000, .paylen = 400, .flags = 0x18 };
 	uint8_t ts[12] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 };
@@ -189,11 +205,25 @@ int main(int argc, char **argv)
 			    .ack = 1000, .flags = 0x10, .opts = ts, .optlen = 12 };
 	struct spec udp = { .v4 = 1, .proto = 17, .paylen = 400 };
 	struct spritz_nl *nl = NULL;
+	double eg_stage[EG_STAGES + 1], in_stage[IN_STAGES + 1];
+	uint32_t *stamp, *stop;
 	struct pkt pd, pa, pu, o;
-	int eg, in, fp, e;
+	int eg, in, fp, e, i;
 	uint32_t ret;
 	double s, f;
 
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--native"))
+			native = 1;
+		else if (!strcmp(argv[a], "--stages"))
+			stages = 1;
+		else if (atoi(argv[a]) > 0)
+			repeat = atoi(argv[a]);
+		else {
+			fprintf(stderr, "usage: bench_datapath [--native] [--stages] [REPEAT]\n");
+			return 1;
+		}
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(NULL);
 	fl = floor__open_and_load();
@@ -219,6 +249,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_datapath: setup failed: %d\n", e);
 		return 1;
 	}
+	stamp = native ? &sn->bss->spritz_bench_stamp : &sk->bss->spritz_bench_stamp;
+	stop = native ? &sn->bss->spritz_bench_stop : &sk->bss->spritz_bench_stop;
 	eg = bpf_program__fd(bpf_object__find_program_by_name(obj, "spritz_egress"));
 	in = bpf_program__fd(bpf_object__find_program_by_name(obj, "spritz_ingress"));
 	fp = bpf_program__fd(fl->progs.floor_prog);
@@ -247,11 +279,17 @@ int main(int argc, char **argv)
 	f = run_ns(fp, &pd, repeat, rounds);
 	line("egress tcp6 buffer", s, f);
 	/* the same with the departure time TCP stamps on every packet */
-	*(native ? &sn->bss->spritz_bench_stamp : &sk->bss->spritz_bench_stamp) = 1;
+	*stamp = 1;
 	s = run_ns(eg, &pd, repeat, rounds);
-	*(native ? &sn->bss->spritz_bench_stamp : &sk->bss->spritz_bench_stamp) = 0;
+	for (i = 1; stages && i <= EG_STAGES; i++) {
+		*stop = i;
+		eg_stage[i - 1] = run_ns(eg, &pd, repeat, rounds);
+	}
+	*stop = 0;
+	*stamp = 0;
 	f = run_ns(fp, &pd, repeat, rounds);
 	line("egress tcp6 stamped", s, f);
+	eg_stage[EG_STAGES] = s;
 
 	/* no ACK yet: Scout's buffer is empty, a pick every packet */
 	if (native) {
@@ -284,8 +322,24 @@ int main(int argc, char **argv)
 	ack.ack = 1000;
 	pkt_build(&pa, &ack);
 	s = run_ns_prep(in, &pa, repeat, rounds, ring_fill);
+	for (i = 1; stages && i <= IN_STAGES; i++) {
+		*stop = i;
+		in_stage[i - 1] = run_ns_prep(in, &pa, repeat, rounds, ring_fill);
+	}
+	*stop = 0;
 	f = run_ns(fp, &pa, repeat, rounds);
 	line("ingress ack 16 flight", s, f);
+	in_stage[IN_STAGES] = s;
+
+	if (stages) {
+		printf("\nns when returning after each stage (the last line: the whole program)\n");
+		printf("%-42s %10s\n", "egress tcp6 stamped, after", "ns");
+		for (i = 0; i <= EG_STAGES; i++)
+			printf("%-42s %10.1f\n", eg_stage_names[i], eg_stage[i]);
+		printf("%-42s %10s\n", "ingress ack 16 flight, after", "ns");
+		for (i = 0; i <= IN_STAGES; i++)
+			printf("%-42s %10.1f\n", in_stage_names[i], in_stage[i]);
+	}
 
 	if (nl)
 		spritz_nl_flush(nl, SPRITZ_NL_ALL, NULL, 0);
