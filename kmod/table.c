@@ -33,6 +33,8 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/percpu.h>
+#include <linux/prandom.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -55,6 +57,14 @@ static u32 spritz_generation;	/* last commit's (mutex) */
 u32 spritz_tables_seq = 1;	/* bumped by every commit and flush (mutex) */
 
 static void spritz_table_work(struct work_struct *work);
+
+/*
+ * Path sampling wants speed and independence, not secrecy: a per-CPU
+ * Tausworthe state, as bpf_get_prandom_u32() uses, seeded at load.  The
+ * kernel RNG (get_random_u64()) disables interrupts around its per-CPU
+ * batch on every call.
+ */
+static DEFINE_PER_CPU(struct rnd_state, spritz_rnd);
 
 /* Bytes of one destination list with its two sets of alias tables. */
 static size_t spritz_dest_bytes(u32 npaths)
@@ -556,9 +566,9 @@ static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 src, u32 
 }
 
 /*
- * Sample one path of @dst: O(1) alias lookup with the kernel RNG; skips
- * paths disabled since the last rebuild (bounded retries, then a scan).
- * Any context; no allocation, no lock.
+ * Sample one path of @dst: O(1) alias lookup with the per-CPU prandom
+ * state; skips paths disabled since the last rebuild (bounded retries,
+ * then a scan).  Any context; no allocation, no lock.
  */
 int spritz_pick(u32 src, u32 dst, u32 flags)
 {
@@ -566,6 +576,7 @@ int spritz_pick(u32 src, u32 dst, u32 flags)
 	const struct spritz_alias *col;
 	struct spritz_path *p = NULL;
 	struct spritz_table *t;
+	struct rnd_state *rnd;
 	struct spritz_dest *d;
 	u32 i = 0, n, k;
 	int ret;
@@ -581,16 +592,20 @@ int spritz_pick(u32 src, u32 dst, u32 flags)
 	s = rcu_dereference(d->smp);
 	col = s->col[spritz_flags_variant(flags)];
 	n = d->npaths;
+	rnd = get_cpu_ptr(&spritz_rnd);
 	for (k = 0; k < SPRITZ_PICK_TRIES; k++) {
-		u64 r = get_random_u64();
+		u32 hi = prandom_u32_state(rnd), lo = prandom_u32_state(rnd);
 
-		i = (u32)(((r >> 32) * n) >> 32);
-		if ((u32)r >= col[i].prob)
+		i = (u32)(((u64)hi * n) >> 32);
+		if (lo >= col[i].prob)
 			i = col[i].alias;
 		p = &d->paths[i];
 		if (!READ_ONCE(p->disabled_until))
-			goto found;
+			break;
 	}
+	put_cpu_ptr(&spritz_rnd);
+	if (k < SPRITZ_PICK_TRIES)
+		goto found;
 	/* disabled since the last rebuild: first enabled path from i */
 	for (k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
 		if (!READ_ONCE(d->paths[i].disabled_until)) {
@@ -690,6 +705,7 @@ out:
 
 int spritz_tables_init(void)
 {
+	prandom_seed_full_state(&spritz_rnd);
 	return 0;
 }
 
