@@ -35,7 +35,6 @@
 #include <linux/overflow.h>
 #include <linux/percpu.h>
 #include <linux/prandom.h>
-#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 

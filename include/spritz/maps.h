@@ -12,7 +12,7 @@
  *	spritz_flows	LRU hash  flow 5-tuple -> algorithm state + in-flight ring
  *	spritz_inner	LRU hash  TCP flow inside a VXLAN/Geneve flow -> that flow
  *	spritz_stats	per-CPU array[1] of named counters
- *	spritz_knobs	per-CPU array[1]: the knob snapshot (bpf_spritz_knobs())
+ *	spritz_knobs	per-CPU array[2]: the knob snapshot (bpf_spritz_knobs()), egress and ingress
  *	spritzctl_state	hash      spritzctl's records; the programs never read it
  */
 #ifndef _SPRITZ_MAPS_H

@@ -12,7 +12,8 @@
  *
  *   egress tcp6 buffer    Scout steady state: the good-path buffer holds an
  *                         EV (one sample per explore_threshold packets); the
- *                         packet has no time stamp: egress reads the clock
+ *                         packet has no time stamp: egress reads the coarse
+ *                         clock, as for UDP carriers
  *   egress tcp6 stamped   the same, the packet stamped once with a
  *                         CLOCK_MONOTONIC departure time as TCP's are
  *                         (bpf_skb_set_tstamp() in the bench build): the
@@ -190,6 +191,33 @@ static const char *const in_stage_names[IN_STAGES + 1] = {
 	"5 clock, knob snapshot", "6 ring scan (whole)",
 };
 
+/*
+ * --stages: ns of @n test runs of @fd on @p, returning after stage 1..n
+ * (SPRITZ_BENCH_STOP()) into @v[0..n-1]; @whole, the program run through,
+ * into @v[n].
+ */
+static void stages_run(int fd, struct pkt *p, int repeat, int rounds, int (*prep)(void),
+		       uint32_t *stop, int n, double whole, double *v)
+{
+	int i;
+
+	for (i = 1; i <= n; i++) {
+		*stop = i;
+		v[i - 1] = run_ns_prep(fd, p, repeat, rounds, prep);
+	}
+	*stop = 0;
+	v[n] = whole;
+}
+
+static void stages_print(const char *title, const char *const *names, const double *v, int n)
+{
+	int i;
+
+	printf("%-42s %10s\n", title, "ns");
+	for (i = 0; i <= n; i++)
+		printf("%-42s %10.1f\n", names[i], v[i]);
+}
+
 static void line(const char *name, double s, double f)
 {
 	printf("%-22s %10.1f %10.1f %8.2f\n", name, s, f, f > 0 ? s / f : 0);
@@ -208,7 +236,7 @@ int main(int argc, char **argv)
 	double eg_stage[EG_STAGES + 1], in_stage[IN_STAGES + 1];
 	uint32_t *stamp, *stop;
 	struct pkt pd, pa, pu, o;
-	int eg, in, fp, e, i;
+	int eg, in, fp, e;
 	uint32_t ret;
 	double s, f;
 
@@ -281,15 +309,11 @@ int main(int argc, char **argv)
 	/* the same with the departure time TCP stamps on every packet */
 	*stamp = 1;
 	s = run_ns(eg, &pd, repeat, rounds);
-	for (i = 1; stages && i <= EG_STAGES; i++) {
-		*stop = i;
-		eg_stage[i - 1] = run_ns(eg, &pd, repeat, rounds);
-	}
-	*stop = 0;
+	if (stages)
+		stages_run(eg, &pd, repeat, rounds, NULL, stop, EG_STAGES, s, eg_stage);
 	*stamp = 0;
 	f = run_ns(fp, &pd, repeat, rounds);
 	line("egress tcp6 stamped", s, f);
-	eg_stage[EG_STAGES] = s;
 
 	/* no ACK yet: Scout's buffer is empty, a pick every packet */
 	if (native) {
@@ -322,23 +346,15 @@ int main(int argc, char **argv)
 	ack.ack = 1000;
 	pkt_build(&pa, &ack);
 	s = run_ns_prep(in, &pa, repeat, rounds, ring_fill);
-	for (i = 1; stages && i <= IN_STAGES; i++) {
-		*stop = i;
-		in_stage[i - 1] = run_ns_prep(in, &pa, repeat, rounds, ring_fill);
-	}
-	*stop = 0;
+	if (stages)
+		stages_run(in, &pa, repeat, rounds, ring_fill, stop, IN_STAGES, s, in_stage);
 	f = run_ns(fp, &pa, repeat, rounds);
 	line("ingress ack 16 flight", s, f);
-	in_stage[IN_STAGES] = s;
 
 	if (stages) {
 		printf("\nns when returning after each stage (the last line: the whole program)\n");
-		printf("%-42s %10s\n", "egress tcp6 stamped, after", "ns");
-		for (i = 0; i <= EG_STAGES; i++)
-			printf("%-42s %10.1f\n", eg_stage_names[i], eg_stage[i]);
-		printf("%-42s %10s\n", "ingress ack 16 flight, after", "ns");
-		for (i = 0; i <= IN_STAGES; i++)
-			printf("%-42s %10.1f\n", in_stage_names[i], in_stage[i]);
+		stages_print("egress tcp6 stamped, after", eg_stage_names, eg_stage, EG_STAGES);
+		stages_print("ingress ack 16 flight, after", in_stage_names, in_stage, IN_STAGES);
 	}
 
 	if (nl)
