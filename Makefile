@@ -6,6 +6,8 @@
 #                     and spritz.ko for every installed Debian kernel with headers
 #   make user | bpf | kmod [KVER=...]
 #   make check        install what is needed, build, run host and guest tests (TAP)
+#   make soak         the long loops on each kernel: 50 up/down cycles, 30
+#                     module reloads under traffic, 50 load/unload cycles
 #   make bench        benchmarks (print figures; never assertions)
 #   make fuzz         10^6 random/mutated packets through the tc datapath on
 #                     each kernel (FUZZ_N=, FUZZ_SEED=)
@@ -75,7 +77,7 @@ BENCHES := $(patsubst selftests/bench/%.c,$(OUT)/selftests/bench/%,$(BENCH_SRCS)
 KVERS ?= $(shell scripts/kernels 2>/dev/null)
 KVER ?=
 
-.PHONY: all user bpf kmod check check-host check-guest bench demo deps install clean \
+.PHONY: all user bpf kmod check check-host check-guest soak bench demo deps install clean \
 	format tests fuzz
 .DEFAULT_GOAL := all
 
@@ -163,6 +165,13 @@ check-host: user bpf tests
 
 check-guest: all tests
 	$(Q)selftests/run --guest-only --kernels "$(KVERS)"
+
+# The suites whose loops make check runs short, at full length.
+soak: deps
+	$(Q)$(MAKE) all tests
+	$(Q)SPRITZ_UPDOWN_CYCLES=50 SPRITZ_RELOAD_CYCLES=30 SPRITZ_CYCLES=50 \
+		selftests/run --guest-only --timeout 3600 --kernels "$(KVERS)" \
+		spritzctl/updown kmod/reload_traffic kmod/cycles
 
 bench: deps
 	$(Q)$(MAKE) all tests

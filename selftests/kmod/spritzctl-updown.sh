@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # spritzctl up / down on a dummy device (Documentation/deployment.rst):
-# 50 up/down cycles leave no pinned object, tc filter, clsact qdisc, BPF
+# up/down cycles (SPRITZ_UPDOWN_CYCLES, default 5, make soak: 50) leave no
+# pinned object, tc filter, clsact qdisc, BPF
 # program or link, table or module behind; a second up changes nothing;
 # every injected failure of up (bad device, bad topology, switch id out of
 # range, module missing, BPF object missing, map pin path occupied) exits
@@ -15,7 +16,7 @@ cycles()
 {
 	local i
 
-	for i in $(seq 50); do
+	for i in $(seq "${SPRITZ_UPDOWN_CYCLES:-5}"); do
 		"$ctl" up "${args[@]}" || { echo "up $i failed"; return 1; }
 		is_up || { echo "cycle $i"; return 1; }
 		"$ctl" down || { echo "down $i failed"; return 1; }
@@ -167,7 +168,7 @@ per_packet()
 
 ktap_header 14
 run_test clean_at_start clean
-run_test up_down_50_cycles cycles
+run_test up_down_cycles cycles
 run_test up_twice_changes_nothing idempotent
 run_test down_dev down_dev
 run_test algorithm_and_rollback algorithm

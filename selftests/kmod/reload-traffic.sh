@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# spritz.ko loaded and unloaded under traffic, every timer and work item
+# armed (issue 13: a slab corruption after a module reload in the lab).
+#
+# Two namespaces joined by a veth pair; the sender (switch 3) runs Spritz
+# on its eth0.  Each cycle: "spritzctl up" loads the module, a TCP transfer
+# runs with timeout_us at 1 us (so unacknowledged sends time out and
+# disable paths: re-enable timers armed for disable_ms = 60 s, sampler
+# rebuilds queued), a weight knob flips (a rebuild of every sampler
+# queued), then "spritzctl down" detaches, flushes and unloads the module
+# while the transfer still runs.  The transfer then finishes unsteered,
+# with every byte.  Checked per cycle: paths were disabled before down (the
+# timers were armed), the module is gone after it, nothing is left.  Any
+# kernel report of the cycles (slab debugging, KFENCE, list corruption,
+# WARN) fails the run in selftests/vm/run.
+#
+# Cycles: SPRITZ_RELOAD_CYCLES, default 3 (make soak: 30).  Runs in the
+# VM as root, module not loaded.
+source "$(dirname "$0")/spritzctl-lib.sh"
+
+py=/usr/bin/python3
+[ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
+cycles=${SPRITZ_RELOAD_CYCLES:-3}
+hosts=/tmp/spritz-hosts
+printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
+
+setup()
+{
+	local ma mb
+
+	ip netns add spza && ip netns add spzb || return 1
+	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
+	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
+	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
+	ns spza ip route add fd00:5::/64 dev eth0
+	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
+	ns spzb ip route add fd00:3::/64 dev eth0
+	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
+	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
+	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
+	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
+}
+
+# The receiver: byte count of one connection, "eof" or the error.
+rx_py='
+import socket
+s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("::", 5002)); s.listen(1); s.settimeout(120)
+c, _ = s.accept(); c.settimeout(120); n = 0; end = "eof"
+try:
+    while True:
+        b = c.recv(65536)
+        if not b: break
+        n += len(b)
+except Exception as e:
+    end = repr(e)
+print(n, end)'
+
+# The sender: 16 KiB chunks every 1 ms until the stop file exists.
+tx_py='
+import os, socket, time
+s = socket.create_connection(("fd00:5::1", 5002), timeout=120); n = 0
+chunk = bytes(range(256)) * 64; end = "ok"
+try:
+    while not os.path.exists("/tmp/spritz-stop"):
+        s.sendall(chunk); n += len(chunk); time.sleep(0.001)
+    s.shutdown(socket.SHUT_WR); s.recv(1); s.close()
+except Exception as e:
+    end = repr(e)
+print(n, end)'
+
+# Sum of the disables of every path of every live table.
+disables()
+{
+	"$ctl" show paths -j | jq '[.tables[].destinations[].paths[].disables] | add // 0'
+}
+
+# One cycle: up, traffic with timeouts, a weight change, down under traffic.
+cycle()
+{
+	local rc=0 rx tx d i txn txe rxn rxe
+
+	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts \
+		--algorithm spray || return 1
+	"$ctl" set timeout_us 1 && "$ctl" set disable_ms 60000 || rc=1
+	rm -f /tmp/spritz-stop
+	ns spzb $py -c "$rx_py" >/tmp/spritz-rx &
+	rx=$!
+	sleep 0.5
+	ns spza $py -c "$tx_py" >/tmp/spritz-tx &
+	tx=$!
+	for i in $(seq 40); do
+		d=$(disables)
+		[ "$d" -gt 0 ] && break
+		sleep 0.25
+	done
+	[ "$d" -gt 0 ] || { echo "no path disabled under traffic"; rc=1; }
+	"$ctl" set w_scale 3 || rc=1
+	ns spza "$ctl" down || { echo "down failed"; rc=1; }
+	[ ! -d /sys/module/spritz ] || { echo "module still loaded"; rc=1; }
+	sleep 0.5
+	touch /tmp/spritz-stop
+	wait $tx
+	wait $rx
+	read -r txn txe </tmp/spritz-tx
+	read -r rxn rxe </tmp/spritz-rx
+	[ "$txe" = ok ] && [ "$rxe" = eof ] && [ -n "$txn" ] && [ "$txn" = "$rxn" ] ||
+		{ echo "transfer: sent $txn $txe, received $rxn $rxe"; rc=1; }
+	echo "disables before down: $d; bytes: $txn"
+	return $rc
+}
+
+ktap_header $((cycles + 1))
+run_test setup setup
+for c in $(seq "$cycles"); do
+	run_test "up_traffic_down_$c" cycle
+done
+"$ctl" down >/dev/null 2>&1
+ip netns del spza 2>/dev/null
+ip netns del spzb 2>/dev/null
+ip link del $dev 2>/dev/null
+ktap_finish

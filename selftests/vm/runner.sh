@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# selftests/vm/run itself (Documentation/vm.rst): guests boot with memory
+# debugging unless --no-memdebug, the command's exit code passes through,
+# and a kernel report logged while the command ran fails the run (125)
+# even though the command succeeded.  A table of cases: options, command,
+# expected exit code, a pattern the guest's output must match.  A host
+# suite that boots guests (the newest installed kernel).
+source "$(dirname "$0")/../lib/lib.sh"
+
+vm=$SPRITZ_TOP/selftests/vm/run
+k=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | sort -V | tail -n1)
+memdebug='slub_debug=FZPU init_on_free=1 page_poison=1'
+grep -qx 'CONFIG_KFENCE=y' "/boot/config-$k" 2>/dev/null && memdebug+=' kfence.sample_interval=10'
+
+# NAME | OPTIONS | COMMAND | RC | OUTPUT PATTERN (stdout and stderr)
+cases=(
+	"memdebug_default_exit_passes | | cat /proc/cmdline; exit 3 | 3 | $memdebug"
+	"no_memdebug | --no-memdebug | grep -c slub_debug /proc/cmdline; exit 0 | 0 | ^0$"
+	"slab_report_fails | | echo 'BUG kmalloc-64 (Tainted: G): Poison overwritten' >/dev/kmsg | 125 | Poison overwritten"
+	"kfence_report_fails_panic_on_warn | --panic-on-warn | grep -q panic_on_warn=1 /proc/cmdline && echo 'BUG: KFENCE: use-after-free read in x' >/dev/kmsg | 125 | BUG: KFENCE: use-after-free"
+)
+
+trim() { sed 's/^ *//; s/ *$//' <<<"$1"; }
+
+vm_case() # OPTIONS COMMAND RC PATTERN
+{
+	local opts=$1 cmd=$2 want=$3 pat=$4 out rc
+	local -a o=()
+
+	[ -z "$opts" ] || read -ra o <<<"$opts"
+	out=$("$vm" --timeout 300 "${o[@]}" -- bash -c "$cmd" 2>&1)
+	rc=$?
+	echo "$out" | tail -n 5
+	# a failed run keeps its directory for a look: not this expected one
+	rm -rf $(sed -n 's/^vm: run directory kept: //p' <<<"$out")
+	[ "$rc" = "$want" ] || { echo "exit $rc, want $want"; return 1; }
+	grep -qE "$pat" <<<"$out" || { echo "output does not match /$pat/"; return 1; }
+}
+
+ktap_header ${#cases[@]}
+for c in "${cases[@]}"; do
+	IFS='|' read -r name opts cmd rc pat <<<"$c"
+	run_test "$(trim "$name")" vm_case "$(trim "$opts")" "$(trim "$cmd")" "$(trim "$rc")" \
+		"$(trim "$pat")"
+done
+ktap_finish
