@@ -485,7 +485,12 @@ struct spritz_table *spritz_table_next(u32 *src)
 	return t;
 }
 
-/* A weight knob changed: rebuild every sampler of every live table. */
+/*
+ * A weight knob changed: rebuild every sampler of every live table, and
+ * return when it is done, so that a knob write is in effect once the
+ * write returns.  The work items take no mutex, so flushing them under
+ * spritz_table_mutex (which keeps the tables alive) cannot deadlock.
+ */
 void spritz_tables_knobs_changed(void)
 {
 	struct spritz_table *t;
@@ -498,6 +503,8 @@ void spritz_tables_knobs_changed(void)
 		spin_unlock_bh(&t->lock);
 		mod_delayed_work(system_wq, &t->work, 0);
 	}
+	xa_for_each(&spritz_live, i, t)
+		flush_delayed_work(&t->work);
 	mutex_unlock(&spritz_table_mutex);
 }
 

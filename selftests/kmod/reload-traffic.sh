@@ -71,16 +71,17 @@ except Exception as e:
     end = repr(e)
 print(n, end)'
 
-# Sum of the disables of every path of every live table.
+# Sum of the disables of the paths from switch 3 to switch 5 (the flow's).
 disables()
 {
-	"$ctl" show paths -j | jq '[.tables[].destinations[].paths[].disables] | add // 0'
+	"$ctl" show paths --switch 3 --dst 5 -j |
+		jq '[.tables[].destinations[].paths[].disables] | add // 0'
 }
 
 # One cycle: up, traffic with timeouts, a weight change, down under traffic.
 cycle()
 {
-	local rc=0 rx tx d i txn txe rxn rxe
+	local rc=0 rx tx d i txn txe rxn rxe t0=$SECONDS t1 t2 t3
 
 	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts \
 		--algorithm spray || return 1
@@ -91,6 +92,7 @@ cycle()
 	sleep 0.5
 	ns spza $py -c "$tx_py" >/tmp/spritz-tx &
 	tx=$!
+	t1=$SECONDS
 	for i in $(seq 40); do
 		d=$(disables)
 		[ "$d" -gt 0 ] && break
@@ -98,7 +100,9 @@ cycle()
 	done
 	[ "$d" -gt 0 ] || { echo "no path disabled under traffic"; rc=1; }
 	"$ctl" set w_scale 3 || rc=1
+	t2=$SECONDS
 	ns spza "$ctl" down || { echo "down failed"; rc=1; }
+	t3=$SECONDS
 	[ ! -d /sys/module/spritz ] || { echo "module still loaded"; rc=1; }
 	sleep 0.5
 	touch /tmp/spritz-stop
@@ -108,7 +112,8 @@ cycle()
 	read -r rxn rxe </tmp/spritz-rx
 	[ "$txe" = ok ] && [ "$rxe" = eof ] && [ -n "$txn" ] && [ "$txn" = "$rxn" ] ||
 		{ echo "transfer: sent $txn $txe, received $rxn $rxe"; rc=1; }
-	echo "disables before down: $d; bytes: $txn"
+	echo "disables before down: $d; bytes: $txn; seconds: up $((t1 - t0))," \
+		"traffic $((t2 - t1)), down $((t3 - t2)), end $((SECONDS - t3))"
 	return $rc
 }
 
