@@ -16,13 +16,13 @@
 # kernel report of the cycles (slab debugging, KFENCE, list corruption,
 # WARN) fails the run in selftests/vm/run.
 #
-# Cycles: SPRITZ_RELOAD_CYCLES, default 3 (make soak: 30).  Runs in the
+# Cycles: SPRITZ_RELOAD_CYCLES, default 2 (make soak: 30).  Runs in the
 # VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
 py=/usr/bin/python3
 [ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
-cycles=${SPRITZ_RELOAD_CYCLES:-3}
+cycles=${SPRITZ_RELOAD_CYCLES:-2}
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
 
