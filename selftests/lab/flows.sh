@@ -5,7 +5,8 @@
 # Dragonfly p=1, a=2, h=1, switch mode ECMP.  A permutation (every host
 # sends one flow to a host of another group) must finish with every byte
 # received; the results.json of lab/run must have the documented schema and
-# agree with the per-flow results; flowgen must refuse bad flow lists and
+# agree with the per-flow results, and every host's default routes carry
+# TCP's timers at the paper's ratio (rto_min, quickack); flowgen must refuse bad flow lists and
 # change nothing, and generate the motivational scenario's flow counts,
 # sizes and start.  lab/run with nearly every link down: unfinished flows
 # are counted, at their time from start to the deadline.  Spritz-Scout
@@ -85,7 +86,8 @@ test_run_schema()
 		--schemes ecmp,minimal,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
 		--out "$DIR/run" 2>&1 | tail -n 12 || return 1
 	jq -e --argjson size $SIZE '
-		(keys == ["fail_links", "runs", "scenario", "schemes", "topo"]) and .runs == 2 and
+		(keys == ["fail_links", "runs", "scenario", "schemes", "timers", "topo"]) and .runs == 2 and
+		.timers.setting == "paper" and (.timers.rto_min_ms | type == "number") and
 		.topo == "dragonfly:p=1,a=2,h=1" and .scenario == "permutation" and .fail_links == 0 and
 		(.schemes | keys == ["ecmp", "minimal", "scout"]) and
 		all(.schemes[]; (keys == ["fct_us", "finished", "flows", "retransmits"]) and
@@ -94,6 +96,18 @@ test_run_schema()
 			.fct_us.p50 <= .fct_us.p99 and .fct_us.p99 <= .fct_us.max and
 			.fct_us.mean <= .fct_us.max and .fct_us.p50 > 0)' \
 		"$DIR/run/results.json" >/dev/null || { cat "$DIR/run/results.json"; return 1; }
+	# TCP's timers at the paper's ratio on every host: the minimum RTO
+	# 13.7 plan RTTs (13-14 x the plan's RTT), an ACK per packet, on the
+	# IPv6 and the IPv4 default route alike
+	local rto rtt hosts
+	rto=$(jq '.timers.rto_min_ms' "$DIR/run/results.json")
+	rtt=$("$SPRITZ_OUT/lab/labctl" plan "$TOPO" --rate 20 | awk '$1 == "qdisc" { print $10 }')
+	hosts=$("$SPRITZ_OUT/lab/labctl" plan "$TOPO" --rate 20 | grep -c '^host ')
+	[ $((rto * 1000)) -ge $((13 * rtt)) ] && [ $((rto * 1000)) -le $((14 * rtt)) ] ||
+		{ echo "rto_min $rto ms for a plan RTT of $rtt us"; return 1; }
+	[ "$(grep -cE 'rto_min lock [0-9.]+m?s quickack 1 .*\| .*rto_min lock [0-9.]+m?s quickack 1' \
+		"$DIR/run/host-routes.txt")" = "$hosts" ] ||
+		{ echo "host routes:"; cat "$DIR/run/host-routes.txt"; return 1; }
 	# The summary is the per-flow data's, both runs pooled: max and count
 	# of flows-ecmp.json, whose flows name their run.
 	local want got
