@@ -105,6 +105,7 @@ struct spritz_table {
 	struct delayed_work work;	/* re-enable + rebuild */
 	u64 *scratch;			/* sampler build: SPRITZ_MAX_PATHS weights */
 	u16 *small, *large;		/* sampler build: work lists */
+	struct list_head retired;	/* flush: unpublished, awaiting the grace period */
 };
 
 /* Serialises table transactions, publication, knob-triggered rebuilds. */

@@ -104,6 +104,7 @@ struct spritz_table *spritz_table_alloc(u32 src_switch, u32 num_switches,
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->expiry);
 	INIT_LIST_HEAD(&t->dirty);
+	INIT_LIST_HEAD(&t->retired);
 	return t;
 }
 
@@ -455,10 +456,14 @@ int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack)
 	return 0;
 }
 
-/* Drop the live table of @src, or all of them for SPRITZ_SRC_ALL (mutex). */
+/*
+ * Drop the live table of @src, or all of them for SPRITZ_SRC_ALL (mutex):
+ * unpublish every one, wait for one grace period, then free them all.
+ */
 void spritz_table_flush(u32 src)
 {
-	struct spritz_table *t;
+	struct spritz_table *t, *tmp;
+	LIST_HEAD(retired);
 	unsigned long i;
 
 	lockdep_assert_held(&spritz_table_mutex);
@@ -471,7 +476,17 @@ void spritz_table_flush(u32 src)
 	}
 	xa_for_each(&spritz_live, i, t) {
 		xa_erase(&spritz_live, i);
-		spritz_table_retire(t);
+		spritz_ntables--;
+		spritz_live_bytes -= t->bytes;
+		list_add_tail(&t->retired, &retired);
+	}
+	if (list_empty(&retired))
+		return;
+	/* no reader can reach any of them after this one grace period */
+	synchronize_rcu();
+	list_for_each_entry_safe(t, tmp, &retired, retired) {
+		list_del(&t->retired);
+		spritz_table_free(t);
 	}
 }
 
