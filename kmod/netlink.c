@@ -10,10 +10,10 @@
  * to it, TABLE_COMMIT publishes it (RCU, table.c), TABLE_ABORT drops it.
  * Each socket has its own staging table, freed when the socket closes, so
  * concurrent loaders never see each other's.  Every attribute has a
- * policy and the
- * family validates strictly (unknown attributes are errors); a refused
- * message says why in the extended ACK and changes nothing.  Every command
- * but TABLE_GET needs CAP_NET_ADMIN.  Documentation/netlink.rst.
+ * policy and the family validates strictly (unknown attributes are
+ * errors); a refused message says why in the extended ACK and changes
+ * nothing.  Every command but TABLE_GET needs CAP_NET_ADMIN.
+ * Documentation/netlink.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
