@@ -37,25 +37,36 @@
 #endif
 
 /*
- * 6.2+: formatted extack messages, kept in the extack's own buffer.  6.1's
- * extack has only a pointer, so the message goes to a static buffer: valid
- * because every user is a doit handler of the spritz family, which is not
- * parallel_ops, so handlers and the ACK that reads the message are
- * serialised under genl_mutex.
+ * 6.2+: formatted extack messages, kept in the extack's own buffer, which
+ * lives until the ACK is built.  6.1's extack has only a pointer, so the
+ * message goes to a buffer that netlink.c keeps per netlink socket
+ * (spritz_extack_buf()), because genl releases genl_mutex before
+ * netlink_ack() copies the message: a buffer shared by all sockets could
+ * be overwritten by another socket's request in between.  Without such a
+ * buffer (none of the family's handlers gets there) the format string
+ * itself is the message.
  */
 #include <linux/netlink.h>
 #ifndef NL_SET_ERR_MSG_FMT_MOD
-extern char spritz_extack_buf[80];
+#define SPRITZ_NEED_EXTACK_BUF 1
+#define SPRITZ_EXTACK_LEN 80
+char *spritz_extack_buf(const struct netlink_ext_ack *extack);
 #define NL_SET_ERR_MSG_FMT_MOD(extack, fmt, args...)                                   \
 	do {                                                                           \
 		struct netlink_ext_ack *__extack = (extack);                           \
-		if (__extack) {                                                        \
-			snprintf(spritz_extack_buf, sizeof(spritz_extack_buf),         \
-				 KBUILD_MODNAME ": " fmt, ##args);                     \
-			__extack->_msg = spritz_extack_buf;                            \
+		char *__buf;                                                           \
+                                                                                       \
+		if (!__extack)                                                         \
+			break;                                                         \
+		__buf = spritz_extack_buf(__extack);                                   \
+		if (__buf) {                                                           \
+			snprintf(__buf, SPRITZ_EXTACK_LEN, KBUILD_MODNAME ": " fmt,    \
+				 ##args);                                              \
+			__extack->_msg = __buf;                                        \
+		} else {                                                               \
+			__extack->_msg = KBUILD_MODNAME ": " fmt;                      \
 		}                                                                      \
 	} while (0)
-#define SPRITZ_NEED_EXTACK_BUF 1
 #endif
 
 #endif /* _SPRITZ_COMPAT_H */

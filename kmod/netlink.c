@@ -5,31 +5,165 @@
  * switch, the EV entry list of the bounded simple paths, with Eq. 1 base
  * weights) and reads them back with each path's state.
  *
- * A table is loaded as a transaction: TABLE_BEGIN opens a staging table,
- * TABLE_SET adds one destination's list, TABLE_COMMIT publishes it (RCU,
- * table.c), TABLE_ABORT drops it.  Every attribute has a policy and the
- * family validates strictly (unknown attributes are errors); a refused
- * message says why in the extended ACK and changes nothing.  Every command
- * but TABLE_GET needs CAP_NET_ADMIN.  Documentation/netlink.rst.
+ * A table is loaded as a transaction of one netlink socket: TABLE_BEGIN
+ * opens the socket's staging table, TABLE_SET adds one destination's list
+ * to it, TABLE_COMMIT publishes it (RCU, table.c), TABLE_ABORT drops it.
+ * Each socket has its own staging table, freed when the socket closes, so
+ * concurrent loaders never see each other's.  Every attribute has a
+ * policy and the family validates strictly (unknown attributes are
+ * errors); a refused message says why in the extended ACK and changes
+ * nothing.  Every command but TABLE_GET needs CAP_NET_ADMIN.
+ * Documentation/netlink.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <net/sock.h>
 
 #include <spritz/netlink.h>
 
 #include "compat.h"
 #include "spritz.h"
 
+/*
+ * A socket's transaction state, from its first TABLE_BEGIN until the socket
+ * is released (NETLINK_URELEASE) or the module unloads.  Only the owning
+ * socket's handlers use it, and they cannot run once its release has
+ * begun (sendmsg holds the socket's file), so a handler may keep using its
+ * writer after looking it up.
+ */
+struct spritz_writer {
+	struct list_head node;		/* on spritz_writers (spritz_writers_lock) */
+	struct sock *sk;		/* the socket, held: never reused meanwhile */
+	struct spritz_table *staging;	/* open transaction or NULL (spritz_table_mutex) */
 #ifdef SPRITZ_NEED_EXTACK_BUF
-char spritz_extack_buf[80];
+	char msg[SPRITZ_EXTACK_LEN];	/* formatted extack messages (compat.h) */
+#endif
+};
+
+/* At most SPRITZ_MAX_WRITERS writers; the notifier unlinks them. */
+static DEFINE_MUTEX(spritz_writers_lock);
+static LIST_HEAD(spritz_writers);
+static u32 spritz_nwriters;
+
+#ifdef SPRITZ_NEED_EXTACK_BUF
+/*
+ * The request being handled and its socket's message buffer, set and
+ * cleared by each handler under genl_mutex (the family is not
+ * parallel_ops).  The message stays in the writer's buffer until the
+ * socket closes, so it outlives the ACK that netlink_rcv_skb() builds
+ * after genl_mutex is released.
+ */
+static const struct netlink_ext_ack *spritz_cur_extack;
+static char *spritz_cur_msg;
+
+char *spritz_extack_buf(const struct netlink_ext_ack *extack)
+{
+	return extack == spritz_cur_extack ? spritz_cur_msg : NULL;
+}
+
+/* Formatted messages for @extack go to @w's buffer (NULL: none). */
+static void spritz_extack_bind(struct spritz_writer *w, const struct netlink_ext_ack *extack)
+{
+	spritz_cur_extack = w ? extack : NULL;
+	spritz_cur_msg = w ? w->msg : NULL;
+}
+#else
+static void spritz_extack_bind(struct spritz_writer *w, const struct netlink_ext_ack *extack)
+{
+}
 #endif
 
-/* The open transaction's table (spritz_table_mutex). */
-static struct spritz_table *spritz_staging;
+/* The writer of the socket that sent @skb, or NULL. */
+static struct spritz_writer *spritz_writer_find(const struct sk_buff *skb)
+{
+	struct sock *sk = NETLINK_CB(skb).sk;
+	struct spritz_writer *w, *found = NULL;
+
+	mutex_lock(&spritz_writers_lock);
+	list_for_each_entry(w, &spritz_writers, node) {
+		if (w->sk == sk) {
+			found = w;
+			break;
+		}
+	}
+	mutex_unlock(&spritz_writers_lock);
+	return found;
+}
+
+/* A new writer for the socket that sent @skb (it has none). */
+static struct spritz_writer *spritz_writer_new(const struct sk_buff *skb,
+					       struct netlink_ext_ack *extack)
+{
+	struct spritz_writer *w;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&spritz_writers_lock);
+	if (spritz_nwriters >= SPRITZ_MAX_WRITERS) {
+		mutex_unlock(&spritz_writers_lock);
+		kfree(w);
+		NL_SET_ERR_MSG_MOD(extack, "too many sockets with table transactions");
+		return ERR_PTR(-EBUSY);
+	}
+	w->sk = NETLINK_CB(skb).sk;
+	sock_hold(w->sk);
+	list_add_tail(&w->node, &spritz_writers);
+	spritz_nwriters++;
+	mutex_unlock(&spritz_writers_lock);
+	return w;
+}
+
+/* Free writer @w, unlinked by the caller, with its staging table. */
+static void spritz_writer_free(struct spritz_writer *w)
+{
+	mutex_lock(&spritz_table_mutex);
+	spritz_staging_free(w->staging);
+	mutex_unlock(&spritz_table_mutex);
+	sock_put(w->sk);
+	kfree(w);
+}
+
+/*
+ * A netlink socket is being released: free the writers of every released
+ * socket (SOCK_DEAD is set before the notifier runs).  Matching the socket
+ * rather than the portid is exact even if a new socket already took the
+ * portid over.  Other families' sockets cost one list walk under
+ * spritz_writers_lock, never spritz_table_mutex.
+ */
+static int spritz_nl_notify(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	const struct netlink_notify *n = ptr;
+	struct spritz_writer *w, *tmp;
+	LIST_HEAD(released);
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
+		return NOTIFY_DONE;
+	mutex_lock(&spritz_writers_lock);
+	list_for_each_entry_safe(w, tmp, &spritz_writers, node) {
+		if (!sock_flag(w->sk, SOCK_DEAD))
+			continue;
+		list_move_tail(&w->node, &released);
+		spritz_nwriters--;
+	}
+	mutex_unlock(&spritz_writers_lock);
+	list_for_each_entry_safe(w, tmp, &released, node) {
+		list_del(&w->node);
+		spritz_writer_free(w);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block spritz_nl_notifier = {
+	.notifier_call = spritz_nl_notify,
+};
 
 static struct netlink_range_validation spritz_switch_range = {
 	.min = 0,
@@ -67,33 +201,68 @@ static const struct nla_policy spritz_policy[SPRITZ_A_MAX + 1] = {
 
 static struct genl_family spritz_genl_family;
 
-/* TABLE_BEGIN: open a staging table, replacing an unfinished one. */
+/*
+ * TABLE_BEGIN: open the calling socket's staging table, replacing its
+ * unfinished one (if refused, that one stays as it was).
+ */
 static int spritz_nl_begin(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
+	struct spritz_writer *w;
 	struct spritz_table *t;
 	u32 src, num;
+	int err = 0;
 
 	if (GENL_REQ_ATTR_CHECK(info, SPRITZ_A_SRC_SWITCH) ||
 	    GENL_REQ_ATTR_CHECK(info, SPRITZ_A_NUM_SWITCHES)) {
 		NL_SET_ERR_MSG_MOD(extack, "TABLE_BEGIN needs SRC_SWITCH and NUM_SWITCHES");
 		return -EINVAL;
 	}
+	w = spritz_writer_find(skb);
+	if (!w) {
+		w = spritz_writer_new(skb, extack);
+		if (IS_ERR(w))
+			return PTR_ERR(w);
+	}
+	spritz_extack_bind(w, extack);
 	src = nla_get_u32(info->attrs[SPRITZ_A_SRC_SWITCH]);
 	num = nla_get_u32(info->attrs[SPRITZ_A_NUM_SWITCHES]);
 	if (src >= num) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "source switch %u not in a fabric of %u switches",
 				       src, num);
-		return -EINVAL;
+		err = -EINVAL;
+		goto out_unbind;
 	}
-	t = spritz_table_alloc(src, num, extack);
-	if (IS_ERR(t))
-		return PTR_ERR(t);
 	mutex_lock(&spritz_table_mutex);
-	spritz_table_free(spritz_staging);
-	spritz_staging = t;
+	t = spritz_table_alloc(src, num, extack);
+	if (IS_ERR(t)) {
+		err = PTR_ERR(t);
+	} else {
+		spritz_staging_free(w->staging);
+		w->staging = t;
+	}
 	mutex_unlock(&spritz_table_mutex);
-	return 0;
+out_unbind:
+	spritz_extack_bind(NULL, NULL);
+	return err;
+}
+
+/*
+ * The calling socket's writer if it has a transaction open, with its
+ * extack buffer bound to this request; else NULL, with a message
+ * (spritz_table_mutex held).
+ */
+static struct spritz_writer *spritz_nl_txn(const struct sk_buff *skb, struct genl_info *info)
+{
+	struct spritz_writer *w = spritz_writer_find(skb);
+
+	lockdep_assert_held(&spritz_table_mutex);
+	if (!w || !w->staging) {
+		NL_SET_ERR_MSG_MOD(info->extack, "no table transaction open (TABLE_BEGIN first)");
+		return NULL;
+	}
+	spritz_extack_bind(w, info->extack);
+	return w;
 }
 
 /* Parse and check one path nest into @p (index @n of the list). */
@@ -188,11 +357,12 @@ out_free:
 	return err;
 }
 
-/* TABLE_SET: one destination's list into the staging table. */
+/* TABLE_SET: one destination's list into the socket's staging table. */
 static int spritz_nl_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct spritz_path *paths;
+	struct spritz_writer *w;
 	int n, err;
 	u32 dst;
 
@@ -200,52 +370,59 @@ static int spritz_nl_set(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(extack, "TABLE_SET needs DST and PATHS");
 		return -EINVAL;
 	}
+	mutex_lock(&spritz_table_mutex);
+	w = spritz_nl_txn(skb, info);
+	if (!w) {
+		err = -ENOENT;
+		goto out_unlock;
+	}
 	dst = nla_get_u32(info->attrs[SPRITZ_A_DST]);
 	n = spritz_nl_parse_paths(info, &paths, extack);
-	if (n < 0)
-		return n;
-	mutex_lock(&spritz_table_mutex);
-	if (!spritz_staging) {
-		NL_SET_ERR_MSG_MOD(extack, "no table transaction open (TABLE_BEGIN first)");
-		err = -ENOENT;
-	} else {
-		err = spritz_table_add_dest(spritz_staging, dst, n, paths, extack);
+	if (n < 0) {
+		err = n;
+		goto out_unbind;
 	}
-	mutex_unlock(&spritz_table_mutex);
+	err = spritz_table_add_dest(w->staging, dst, n, paths, extack);
 	kvfree(paths);
+out_unbind:
+	spritz_extack_bind(NULL, NULL);
+out_unlock:
+	mutex_unlock(&spritz_table_mutex);
 	return err;
 }
 
-/* TABLE_COMMIT: publish the staging table. */
+/* TABLE_COMMIT: publish the socket's staging table. */
 static int spritz_nl_commit(struct sk_buff *skb, struct genl_info *info)
 {
-	int err = 0;
+	struct spritz_writer *w;
+	int err = -ENOENT;
 
 	mutex_lock(&spritz_table_mutex);
-	if (!spritz_staging) {
-		NL_SET_ERR_MSG_MOD(info->extack, "no table transaction open (TABLE_BEGIN first)");
-		err = -ENOENT;
-	} else {
-		err = spritz_table_commit(spritz_staging, info->extack);
+	w = spritz_nl_txn(skb, info);
+	if (w) {
+		err = spritz_table_commit(w->staging, info->extack);
 		if (!err)
-			spritz_staging = NULL;
+			w->staging = NULL;
+		spritz_extack_bind(NULL, NULL);
 	}
 	mutex_unlock(&spritz_table_mutex);
 	return err;
 }
 
-/* TABLE_ABORT: drop the staging table. */
+/* TABLE_ABORT: drop the socket's staging table. */
 static int spritz_nl_abort(struct sk_buff *skb, struct genl_info *info)
 {
-	int err = 0;
+	struct spritz_writer *w;
+	int err = -ENOENT;
 
 	mutex_lock(&spritz_table_mutex);
-	if (!spritz_staging) {
-		NL_SET_ERR_MSG_MOD(info->extack, "no table transaction open");
-		err = -ENOENT;
+	w = spritz_nl_txn(skb, info);
+	if (w) {
+		spritz_staging_free(w->staging);
+		w->staging = NULL;
+		spritz_extack_bind(NULL, NULL);
+		err = 0;
 	}
-	spritz_table_free(spritz_staging);
-	spritz_staging = NULL;
 	mutex_unlock(&spritz_table_mutex);
 	return err;
 }
@@ -424,18 +601,42 @@ static struct genl_family spritz_genl_family = {
 	.resv_start_op = SPRITZ_CMD_MAX + 1,
 };
 
-/* Register the family. */
+/* Watch socket releases, then register the family. */
 int spritz_netlink_init(void)
 {
-	return genl_register_family(&spritz_genl_family);
+	int err;
+
+	err = netlink_register_notifier(&spritz_nl_notifier);
+	if (err)
+		return err;
+	err = genl_register_family(&spritz_genl_family);
+	if (err)
+		goto out_notifier;
+	return 0;
+
+out_notifier:
+	netlink_unregister_notifier(&spritz_nl_notifier);
+	return err;
 }
 
-/* Unregister the family (no handler runs afterwards), drop staging. */
+/*
+ * Unregister the family (waits for running handlers and their ACKs; none
+ * runs afterwards) and the notifier (waits for a running one), then free
+ * every socket's writer and staging table.
+ */
 void spritz_netlink_exit(void)
 {
+	struct spritz_writer *w, *tmp;
+	LIST_HEAD(writers);
+
 	genl_unregister_family(&spritz_genl_family);
-	mutex_lock(&spritz_table_mutex);
-	spritz_table_free(spritz_staging);
-	spritz_staging = NULL;
-	mutex_unlock(&spritz_table_mutex);
+	netlink_unregister_notifier(&spritz_nl_notifier);
+	mutex_lock(&spritz_writers_lock);
+	list_splice_init(&spritz_writers, &writers);
+	spritz_nwriters = 0;
+	mutex_unlock(&spritz_writers_lock);
+	list_for_each_entry_safe(w, tmp, &writers, node) {
+		list_del(&w->node);
+		spritz_writer_free(w);
+	}
 }

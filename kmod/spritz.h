@@ -105,6 +105,7 @@ struct spritz_table {
 	struct delayed_work work;	/* re-enable + rebuild */
 	u64 *scratch;			/* sampler build: SPRITZ_MAX_PATHS weights */
 	u16 *small, *large;		/* sampler build: work lists */
+	struct list_head retired;	/* flush: unpublished, awaiting the grace period */
 };
 
 /* Serialises table transactions, publication, knob-triggered rebuilds. */
@@ -120,11 +121,13 @@ struct spritz_table *spritz_table_alloc(u32 src_switch, u32 num_switches,
 int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
 			  const struct spritz_path *paths, struct netlink_ext_ack *extack);
 int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack);
+void spritz_staging_free(struct spritz_table *t);
 void spritz_table_flush(u32 src);
 struct spritz_table *spritz_table_next(u32 *src);
 void spritz_table_free(struct spritz_table *t);
 void spritz_tables_knobs_changed(void);
 void spritz_tables_count(u32 *ndests, u32 *npaths);
+void spritz_staging_count(u32 *n, u64 *bytes);
 u32 spritz_path_weight_now(const struct spritz_path *p);
 u32 spritz_path_disabled_ms(const struct spritz_path *p);
 int spritz_pick(u32 src, u32 dst, u32 flags);

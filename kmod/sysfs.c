@@ -6,7 +6,8 @@
  * The numeric knobs are generated from SPRITZ_KNOBS() (include/spritz/
  * knobs.h: name, default, range; defaults from the Spritz paper's Table II
  * and §V, the authors' artifact, or chosen for Linux).  "algorithm" takes
- * one of SPRITZ_ALGO_NAMES; "tables", "paths" and "version" are read-only.
+ * one of SPRITZ_ALGO_NAMES; "tables", "paths", "staging", "staging_bytes"
+ * and "version" are read-only.
  *
  * Writes parse strictly: decimal digits and at most one trailing newline;
  * anything else, or a value out of range, is -EINVAL and changes nothing.
@@ -154,6 +155,28 @@ static ssize_t paths_show(struct kobject *kobj, struct kobj_attribute *attr, cha
 }
 static struct kobj_attribute paths_attr = __ATTR_RO(paths);
 
+/* staging: staging tables of open transactions, over all sockets */
+static ssize_t staging_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	u64 bytes;
+	u32 n;
+
+	spritz_staging_count(&n, &bytes);
+	return sysfs_emit(buf, "%u\n", n);
+}
+static struct kobj_attribute staging_attr = __ATTR_RO(staging);
+
+/* staging_bytes: their memory, as counted against SPRITZ_MAX_TOTAL_BYTES */
+static ssize_t staging_bytes_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	u64 bytes;
+	u32 n;
+
+	spritz_staging_count(&n, &bytes);
+	return sysfs_emit(buf, "%llu\n", bytes);
+}
+static struct kobj_attribute staging_bytes_attr = __ATTR_RO(staging_bytes);
+
 /* version: the module's release, read-only */
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
@@ -168,6 +191,8 @@ static struct attribute *spritz_attrs[] = {
 #undef SPRITZ_KNOB_PTR
 	&tables_attr.attr,
 	&paths_attr.attr,
+	&staging_attr.attr,
+	&staging_bytes_attr.attr,
 	&version_attr.attr,
 	NULL,
 };

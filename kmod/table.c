@@ -52,6 +52,8 @@ DEFINE_MUTEX(spritz_table_mutex);
 static DEFINE_XARRAY(spritz_live);
 static u32 spritz_ntables;	/* live tables (mutex) */
 static size_t spritz_live_bytes;	/* their t->bytes (mutex) */
+static u32 spritz_nstaging;	/* staging tables, of all sockets (mutex) */
+static size_t spritz_staging_bytes;	/* their t->bytes (mutex) */
 static u32 spritz_generation;	/* last commit's (mutex) */
 u32 spritz_tables_seq = 1;	/* bumped by every commit and flush (mutex) */
 
@@ -72,19 +74,37 @@ static size_t spritz_dest_bytes(u32 npaths)
 	       2 * SPRITZ_V_NR * (size_t)npaths * sizeof(struct spritz_alias);
 }
 
-/* Allocate an empty staging table (process context). */
+/* Would @bytes more cross SPRITZ_MAX_TOTAL_BYTES (live + staging)? (mutex) */
+static bool spritz_total_over(size_t bytes, struct netlink_ext_ack *extack)
+{
+	size_t total = spritz_live_bytes + spritz_staging_bytes + bytes;
+
+	if (total <= SPRITZ_MAX_TOTAL_BYTES)
+		return false;
+	NL_SET_ERR_MSG_FMT_MOD(extack, "tables too large (%zu > %u bytes in all)", total,
+			       SPRITZ_MAX_TOTAL_BYTES);
+	return true;
+}
+
+/*
+ * Allocate an empty staging table, counted as staging until
+ * spritz_table_commit() or spritz_staging_free() (mutex held).
+ */
 struct spritz_table *spritz_table_alloc(u32 src_switch, u32 num_switches,
 					struct netlink_ext_ack *extack)
 {
 	struct spritz_table *t;
 	size_t bytes;
 
+	lockdep_assert_held(&spritz_table_mutex);
 	bytes = sizeof(*t) + (size_t)num_switches * sizeof(t->dests[0]) +
 		SPRITZ_MAX_PATHS * (sizeof(u64) + 2 * sizeof(u16));
 	if (bytes > SPRITZ_MAX_TABLE_BYTES) {
 		NL_SET_ERR_MSG_MOD(extack, "table too large");
 		return ERR_PTR(-E2BIG);
 	}
+	if (spritz_total_over(bytes, extack))
+		return ERR_PTR(-E2BIG);
 	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return ERR_PTR(-ENOMEM);
@@ -104,6 +124,9 @@ struct spritz_table *spritz_table_alloc(u32 src_switch, u32 num_switches,
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->expiry);
 	INIT_LIST_HEAD(&t->dirty);
+	INIT_LIST_HEAD(&t->retired);
+	spritz_nstaging++;
+	spritz_staging_bytes += bytes;
 	return t;
 }
 
@@ -127,6 +150,17 @@ void spritz_table_free(struct spritz_table *t)
 	kvfree(t->scratch);
 	kvfree(t->small);
 	kfree(t);
+}
+
+/* Free staging table @t (from spritz_table_alloc(), not committed; mutex). */
+void spritz_staging_free(struct spritz_table *t)
+{
+	lockdep_assert_held(&spritz_table_mutex);
+	if (!t)
+		return;
+	spritz_nstaging--;
+	spritz_staging_bytes -= t->bytes;
+	spritz_table_free(t);
 }
 
 /*
@@ -156,13 +190,12 @@ int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
 				       SPRITZ_MAX_TABLE_BYTES);
 		return -E2BIG;
 	}
-	/* the table it replaces stays until the commit: count both */
-	if (spritz_live_bytes + t->bytes + bytes > SPRITZ_MAX_TOTAL_BYTES) {
-		NL_SET_ERR_MSG_FMT_MOD(extack, "tables too large (%zu > %u bytes in all)",
-				       spritz_live_bytes + t->bytes + bytes,
-				       SPRITZ_MAX_TOTAL_BYTES);
+	/*
+	 * Every live table (the one @t replaces stays until the commit) and
+	 * every socket's staging table (@t among them) count.
+	 */
+	if (spritz_total_over(bytes, extack))
 		return -E2BIG;
-	}
 	d = kvzalloc(struct_size(d, paths, npaths), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return -ENOMEM;
@@ -190,6 +223,7 @@ int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
 	}
 	t->dests[dst] = d;
 	t->bytes += bytes;
+	spritz_staging_bytes += bytes;
 	t->ndests++;
 	t->npaths += npaths;
 	return 0;
@@ -419,7 +453,8 @@ static void spritz_table_retire(struct spritz_table *old)
 /*
  * Publish staging table @t as its source switch's live table (mutex held):
  * build its samplers, swap it in, free the one it replaces after a grace
- * period.  On error @t stays staged and nothing changed.
+ * period.  On error @t stays staged and nothing changed; on success it is
+ * live and no longer the caller's.
  */
 int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack)
 {
@@ -448,6 +483,8 @@ int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack)
 	spritz_tables_seq++;
 	/* a reserved slot: no allocation, cannot fail */
 	old = xa_store(&spritz_live, t->src_switch, t, GFP_KERNEL);
+	spritz_nstaging--;
+	spritz_staging_bytes -= t->bytes;
 	spritz_ntables++;
 	spritz_live_bytes += t->bytes;
 	if (old)
@@ -455,10 +492,14 @@ int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack)
 	return 0;
 }
 
-/* Drop the live table of @src, or all of them for SPRITZ_SRC_ALL (mutex). */
+/*
+ * Drop the live table of @src, or all of them for SPRITZ_SRC_ALL (mutex):
+ * unpublish every one, wait for one grace period, then free them all.
+ */
 void spritz_table_flush(u32 src)
 {
-	struct spritz_table *t;
+	struct spritz_table *t, *tmp;
+	LIST_HEAD(retired);
 	unsigned long i;
 
 	lockdep_assert_held(&spritz_table_mutex);
@@ -471,7 +512,17 @@ void spritz_table_flush(u32 src)
 	}
 	xa_for_each(&spritz_live, i, t) {
 		xa_erase(&spritz_live, i);
-		spritz_table_retire(t);
+		spritz_ntables--;
+		spritz_live_bytes -= t->bytes;
+		list_add_tail(&t->retired, &retired);
+	}
+	if (list_empty(&retired))
+		return;
+	/* no reader can reach any of them after this one grace period */
+	synchronize_rcu();
+	list_for_each_entry_safe(t, tmp, &retired, retired) {
+		list_del(&t->retired);
+		spritz_table_free(t);
 	}
 }
 
@@ -521,6 +572,15 @@ void spritz_tables_count(u32 *ndests, u32 *npaths)
 		*ndests += t->ndests;
 		*npaths += t->npaths;
 	}
+	mutex_unlock(&spritz_table_mutex);
+}
+
+/* Staging tables over all sockets and their bytes. */
+void spritz_staging_count(u32 *n, u64 *bytes)
+{
+	mutex_lock(&spritz_table_mutex);
+	*n = spritz_nstaging;
+	*bytes = spritz_staging_bytes;
 	mutex_unlock(&spritz_table_mutex);
 }
 

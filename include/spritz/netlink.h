@@ -8,17 +8,19 @@
  * its devices attach to (usually one; a multi-homed host or the lab, where
  * hosts of every switch share one kernel, has several).  Loading is
  * transactional so that a whole table swaps atomically (spritzctl reload
- * while traffic flows):
+ * while traffic flows).  A transaction belongs to the netlink socket that
+ * sends it: each socket has its own staging table, which the kernel frees
+ * when the socket closes.
  *
- *	SPRITZ_CMD_TABLE_BEGIN   start a staging table (replaces any
- *	                         unfinished one); SPRITZ_A_SRC_SWITCH and
+ *	SPRITZ_CMD_TABLE_BEGIN   start the socket's staging table (replaces
+ *	                         its unfinished one); SPRITZ_A_SRC_SWITCH and
  *	                         SPRITZ_A_NUM_SWITCHES describe it
- *	SPRITZ_CMD_TABLE_SET     one destination's list into staging:
- *	                         SPRITZ_A_DST + SPRITZ_A_PATHS
- *	SPRITZ_CMD_TABLE_COMMIT  publish staging as the live table of its
- *	                         source switch (RCU); the one it replaces is
- *	                         freed after a grace period
- *	SPRITZ_CMD_TABLE_ABORT   drop staging
+ *	SPRITZ_CMD_TABLE_SET     one destination's list into the socket's
+ *	                         staging table: SPRITZ_A_DST + SPRITZ_A_PATHS
+ *	SPRITZ_CMD_TABLE_COMMIT  publish it as the live table of its source
+ *	                         switch (RCU); the one it replaces is freed
+ *	                         after a grace period
+ *	SPRITZ_CMD_TABLE_ABORT   drop the socket's staging table
  *	SPRITZ_CMD_TABLE_FLUSH   drop the live table of SPRITZ_A_SRC_SWITCH,
  *	                         or every live table without it
  *	SPRITZ_CMD_TABLE_GET     dump: one message per destination of every
@@ -41,6 +43,9 @@
 #define SPRITZ_MAX_PATHS 4096		/* per destination switch */
 #define SPRITZ_MAX_TABLE_BYTES (256U << 20) /* all lists of one table */
 #define SPRITZ_MAX_TABLES 256		/* live source-switch tables */
+#define SPRITZ_MAX_WRITERS 16		/* sockets with transaction state, from
+					 * their first BEGIN until they close;
+					 * one staging table each at most */
 #define SPRITZ_MAX_TOTAL_BYTES (512U << 20) /* all tables, live + staging */
 
 /* Base weights are fixed point: SPRITZ_WEIGHT_ONE means 1.0. */

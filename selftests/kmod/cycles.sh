@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Load/unload cycles of spritz.ko, each leaving the module busy (live table,
-# armed re-enable timers, pending rebuild, open transaction: see
-# selftests/bpf/prog_tests/lifecycle.c) before rmmod, which must succeed.
+# armed re-enable timers, pending rebuild, open transaction whose socket a
+# child process holds open: see selftests/bpf/prog_tests/lifecycle.c)
+# before rmmod, which must succeed; the holder is killed after the rmmod.
 # Leak check: Debian kernels have no kmemleak, so the cycles run in a memory
 # cgroup; the module allocates with __GFP_ACCOUNT, so every table is
 # charged to the cgroup of the process that loads it.  The cgroup's kernel
@@ -29,12 +30,38 @@ kmem() # kernel memory charged to $cg, bytes
 	echo "$k"
 }
 
+holder=$(mktemp)
+
+# Kill the process holding the lifecycle test's socket; wait (10 s at most)
+# until it has exited (gone, or a zombie: its files are closed either way).
+kill_holder()
+{
+	local pid i state
+
+	pid=$(cat "$holder" 2>/dev/null)
+	: >"$holder"
+	[ -n "$pid" ] || return 0
+	kill -KILL "$pid" 2>/dev/null
+	for i in $(seq 100); do
+		state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+		case $state in ''|Z|X) return 0 ;; esac
+		sleep 0.1
+	done
+	echo "socket holder $pid did not exit"
+	return 1
+}
+
 cycle()
 {
+	local rc=0
+
 	insmod "$ko" || return 1
-	"$prog" >/dev/null || { echo "lifecycle test failed"; spritz_rmmod; return 1; }
-	spritz_rmmod || { echo "rmmod refused"; return 1; }
-	[ ! -d /sys/module/spritz ] || return 1
+	SPRITZ_HOLDER_PIDFILE=$holder "$prog" >/dev/null || { echo "lifecycle test failed"; rc=1; }
+	[ -s "$holder" ] || { echo "no socket holder"; rc=1; }
+	spritz_rmmod || { echo "rmmod refused"; rc=1; }
+	kill_holder || rc=1
+	[ ! -d /sys/module/spritz ] || rc=1
+	return $rc
 }
 
 leak_check()
@@ -61,4 +88,5 @@ done
 run_test no_leak leak_check
 echo $$ >/sys/fs/cgroup/cgroup.procs
 rmdir "$cg" 2>/dev/null
+rm -f "$holder"
 ktap_finish

@@ -4,8 +4,11 @@
  * selftests/kmod/cycles.sh between insmod and rmmod): a live table with a
  * 4096-path list, picks done through a BPF program (then detached),
  * disabled paths with their re-enable timer armed for a minute, a pending
- * sampler rebuild, and an open transaction with a staged list.  rmmod must
- * then succeed and free all of it.
+ * sampler rebuild, and an open transaction with a staged list.  A
+ * transaction lives as long as its socket, so a child process keeps the
+ * socket open through the rmmod; its pid goes to $SPRITZ_HOLDER_PIDFILE,
+ * and whoever runs the test kills it after the rmmod.  rmmod must then
+ * succeed and free all of it.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -15,6 +18,29 @@
 #include "test.h"
 
 static struct spritz_nl_path big[SPRITZ_MAX_PATHS];
+
+/* A child that keeps the open socket (and so its transaction) until killed. */
+static void hold_socket(void)
+{
+	const char *pidfile = getenv("SPRITZ_HOLDER_PIDFILE");
+	FILE *f;
+	pid_t pid;
+
+	if (!pidfile)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	if (!ASSERT_GT(pid, 0, "fork holder"))
+		return;
+	f = fopen(pidfile, "w");
+	if (ASSERT_OK_PTR(f, "pidfile")) {
+		fprintf(f, "%d\n", (int)pid);
+		fclose(f);
+	}
+}
 
 static void test_busy(void)
 {
@@ -55,6 +81,8 @@ static void test_busy(void)
 	ASSERT_OK(knob_set("w_scale", 4), "w_scale (rebuild)");
 	ASSERT_OK(spritz_nl_begin(nl, 0, 64, err, sizeof(err)), "begin");
 	ASSERT_OK(spritz_nl_set(nl, 3, big, 100, err, sizeof(err)), "staged set");
+	ASSERT_EQ(knob_get("staging"), 1, "staged");
+	hold_socket();
 	spritz_nl_close(nl);
 }
 
