@@ -274,6 +274,12 @@ static void test_link_model(void)
 	if (!t)
 		return;
 	ASSERT_EQ(spritz_serialization_ps(4160, 400000), 83200, "83.2 ns serialization");
+	/* at 1 Mb/s 4160 B take 33.28 ms, 10^6 B 8 s: past 32 bits of ps */
+	ASSERT_EQ(spritz_serialization_ps(4160, 1), 4160ULL * 8 * 1000000, "4160 B at 1 Mb/s");
+	ASSERT_EQ(spritz_serialization_ps(SPRITZ_MAX_PACKET_BYTES, 1),
+		  (uint64_t)SPRITZ_MAX_PACKET_BYTES * 8 * 1000000, "largest packet at 1 Mb/s");
+	ASSERT_EQ(spritz_serialization_ps(1, SPRITZ_MAX_SPEED_MBPS), 0, "1 B at 1 Pb/s rounds to 0");
+	ASSERT_EQ(spritz_serialization_ps(125, SPRITZ_MAX_SPEED_MBPS), 1, "125 B at 1 Pb/s");
 	ASSERT_EQ(spritz_topo_hop_ps(t, 0, 0), 108200, "local hop 108.2 ns");
 	ASSERT_EQ(spritz_topo_hop_ps(t, 0, t->a - 1), 583200, "global hop 583.2 ns");
 	m = t->model;

@@ -87,7 +87,7 @@ int cmd_topo(int argc, char **argv)
 	struct ctl_link_opts lo;
 	struct spritz_topo *t;
 	struct topo_summary S;
-	uint32_t lhop, ghop;
+	uint64_t lhop, ghop;
 	int opt, ret;
 
 	ctl_link_opts_init(&lo);
