@@ -328,6 +328,60 @@ static void test_topo_parse(void)
 	spritz_topo_free(t);
 }
 
+/*
+ * TOPO strings parsed without building: each row is a string and the spec
+ * it gives, or an error (and then the spec is left as it was).
+ */
+static void test_topo_spec(void)
+{
+	static const struct {
+		const char *spec;
+		int ret;
+		struct spritz_topo_spec want;
+	} rows[] = {
+		{ .spec = "dragonfly:a=8,h=4",
+		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 4, .a = 8, .h = 4 } },
+		{ .spec = "dragonfly:h=1,p=0,a=2",
+		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 0, .a = 2, .h = 1 } },
+		/* parsed, refused by the build (a = 1000 > 256) */
+		{ .spec = "dragonfly:a=1000,h=1",
+		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 1, .a = 1000, .h = 1 } },
+		{ .spec = "slimfly:q=9", .want = { .kind = SPRITZ_TOPO_SLIMFLY, .q = 9, .p = 7 } },
+		{ .spec = "slimfly:p=3,q=5", .want = { .kind = SPRITZ_TOPO_SLIMFLY, .q = 5, .p = 3 } },
+		{ .spec = "slimfly:q=8", .want = { .kind = SPRITZ_TOPO_SLIMFLY, .q = 8, .p = 0 } },
+		{ .spec = "file:a:b", .want = { .kind = SPRITZ_TOPO_FILE, .path = "a:b" } },
+		{ .spec = "dragonfly:a=8", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=8,h=1000001", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=8,h=99999999999999999999", .ret = -EINVAL },
+		{ .spec = "slimfly:", .ret = -EINVAL },
+		{ .spec = "file:", .ret = -EINVAL },
+		{ .spec = ":a=1", .ret = -EINVAL },
+		{ .spec = "dragonfly", .ret = -EINVAL },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		struct spritz_topo_spec s = { .kind = 77, .p = -1 };
+		char err[256] = "";
+		int ret = spritz_topo_spec_parse(rows[k].spec, &s, err, sizeof(err));
+
+		if (!ASSERT_EQ(ret, rows[k].ret, rows[k].spec))
+			continue;
+		if (ret) {
+			ASSERT_TRUE(s.kind == 77 && s.p == -1, "a rejected string changes nothing");
+			ASSERT_TRUE(err[0] != '\0', "message");
+			continue;
+		}
+		ASSERT_EQ(s.kind, rows[k].want.kind, rows[k].spec);
+		ASSERT_EQ(s.p, rows[k].want.p, rows[k].spec);
+		ASSERT_EQ(s.a, rows[k].want.a, rows[k].spec);
+		ASSERT_EQ(s.h, rows[k].want.h, rows[k].spec);
+		ASSERT_EQ(s.q, rows[k].want.q, rows[k].spec);
+		if (rows[k].want.path)
+			ASSERT_STREQ(s.path, rows[k].want.path, rows[k].spec);
+	}
+}
+
 static const struct test_case cases[] = {
 	{ "df_degrees", test_df_degrees },
 	{ "df_global_links", test_df_global_links },
@@ -339,6 +393,7 @@ static const struct test_case cases[] = {
 	{ "route_dragonfly", test_route_dragonfly },
 	{ "link_model", test_link_model },
 	{ "topo_parse", test_topo_parse },
+	{ "topo_spec", test_topo_spec },
 };
 
 TEST_MAIN(cases)

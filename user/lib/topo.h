@@ -220,8 +220,20 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 /*
  * TOPO string: "dragonfly:p=4,a=8,h=4" | "slimfly:q=9,p=7" | "file:PATH".
  * Omitted p: Dragonfly p = h, Slim Fly p = ceil(k/2) (the paper's choice).
+ * spritz_topo_parse() = spritz_topo_spec_parse() (the string alone: keys,
+ * values, defaults) + spritz_topo_build() (the families' own checks, the
+ * fabric file).  @s is left as it was on error; path points into @spec.
  */
+struct spritz_topo_spec {
+	enum spritz_topo_kind kind;
+	int p, a, h, q;            /* Dragonfly p, a, h; Slim Fly q, p */
+	const char *path;          /* fabric file */
+};
+
 int spritz_topo_parse(const char *spec, struct spritz_topo **out, char *err, size_t errlen);
+int spritz_topo_spec_parse(const char *spec, struct spritz_topo_spec *s, char *err, size_t errlen);
+int spritz_topo_build(const struct spritz_topo_spec *s, struct spritz_topo **out, char *err,
+		      size_t errlen);
 
 /* Finite field GF(q), q = prime^k < 256, elements 0..q-1 (base-prime digits). */
 struct spritz_gf {
