@@ -300,6 +300,43 @@ static void test_link_limits(void)
 	}
 }
 
+/*
+ * Fabrics without a single link: one switch is a fabric, several are not
+ * connected.  The parser once passed the NULL link array to memcpy()
+ * (UBSan: null pointer passed as argument 2).
+ */
+static void test_linkless(void)
+{
+	static const struct {
+		const char *text;
+		int ret;
+		const char *err;
+	} rows[] = {
+		{ "switches 1\n", 0, "" },
+		{ "switches 1\nhosts 4\n# no link\n", 0, "" },
+		{ "switches 3\n", -ENOTCONN, "inline: fabric is not connected" },
+		{ "switches 2\nspeed 100\n", -ENOTCONN, "inline: fabric is not connected" },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		struct spritz_topo *t = NULL;
+		char err[512] = "";
+
+		ASSERT_EQ(spritz_fabric_parse(rows[k].text, "inline", &t, err, sizeof(err)),
+			  rows[k].ret, rows[k].text);
+		if (!ASSERT_STREQ(err, rows[k].err, rows[k].text))
+			continue;
+		if (rows[k].ret) {
+			ASSERT_NULL(t, "nothing loaded");
+			continue;
+		}
+		if (ASSERT_OK_PTR(t, rows[k].text))
+			ASSERT_EQ(t->nsw, 1, "one switch");
+		spritz_topo_free(t);
+	}
+}
+
 static const struct test_case cases[] = {
 	{ "tiny", test_tiny },
 	{ "dragonfly_file", test_dragonfly_file },
@@ -308,6 +345,7 @@ static const struct test_case cases[] = {
 	{ "bad_text", test_bad_text },
 	{ "too_many_ports", test_too_many_ports },
 	{ "link_limits", test_link_limits },
+	{ "linkless", test_linkless },
 };
 
 TEST_MAIN(cases)

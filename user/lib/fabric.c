@@ -336,8 +336,10 @@ static int build(struct fparse *P, struct spritz_topo **out)
 	sorted = malloc(sizeof(*sorted) * (P->nlinks ? P->nlinks : 1));
 	if (!sorted)
 		return -ENOMEM;
-	memcpy(sorted, P->links, sizeof(*sorted) * P->nlinks);
-	qsort(sorted, P->nlinks, sizeof(*sorted), cmp_link);
+	if (P->nlinks) { /* no links: P->links is NULL, which memcpy() must not get */
+		memcpy(sorted, P->links, sizeof(*sorted) * P->nlinks);
+		qsort(sorted, P->nlinks, sizeof(*sorted), cmp_link);
+	}
 	for (i = 1; i < P->nlinks; i++)
 		if (!cmp_link(&(struct flink){ sorted[i].a, sorted[i].b, 0, 0, 0, 0 },
 			      &(struct flink){ sorted[i - 1].a, sorted[i - 1].b, 0, 0, 0, 0 })) {
