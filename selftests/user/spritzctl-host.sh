@@ -31,6 +31,9 @@ cases=$(cat <<CASES
 0	"switches":50	topo slimfly:q=5 -j
 0	^switches   5$	topo file:$fab/tiny.fabric
 0	"speed_gbps":1000000.0	topo dragonfly:a=4,h=2 --speed 1000000 -j
+0	\(400 Gb/s, 4160 B packets\)$	topo dragonfly:a=4,h=2
+0	\(0.001 Gb/s, 4160 B packets\)$	topo dragonfly:a=4,h=2 --speed 0.001
+0	\(2.5 Gb/s, 9000 B packets\)$	topo dragonfly:a=4,h=2 --speed 2.50 --packet 9000
 1	$fab/bad_id.fabric:4: bad switch id	topo file:$fab/bad_id.fabric
 1	not connected	topo file:$tmp/linkless.fabric
 1	No such file	topo file:$tmp/none.fabric
