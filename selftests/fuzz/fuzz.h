@@ -17,15 +17,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A broken promise: say which and crash, so libFuzzer keeps the input. */
-#define FUZZ_CHECK(cond, ...)                                                       \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, \
-				#cond);                                             \
-			fprintf(stderr, __VA_ARGS__);                               \
-			fputc('\n', stderr);                                        \
-			abort();                                                    \
-		}                                                                   \
+#define FUZZ_CHECK(cond, ...)                                                                    \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                            \
+			fputc('\n', stderr);                                                     \
+			abort();                                                                 \
+		}                                                                                \
 	} while (0)
 
 /* The input as a C string (up to its first NUL); free() it. */

@@ -39,11 +39,11 @@ static void check_paths(struct spritz_topo *t)
 			FUZZ_CHECK(len - 1 == p[i].local_hops + p[i].global_hops,
 				   "0 -> %d: EV 0x%04x: %d hops", d, p[i].ev, len - 1);
 			for (k = 0; k + 1 < len; k++)
-				lat += spritz_topo_hop_ps(t, seq[k],
-							  spritz_topo_port_of(t, seq[k], seq[k + 1]));
-			FUZZ_CHECK(lat == p[i].latency_ps, "0 -> %d: EV 0x%04x: %llu ps, listed %llu",
-				   d, p[i].ev, (unsigned long long)lat,
-				   (unsigned long long)p[i].latency_ps);
+				lat += spritz_topo_hop_ps(
+					t, seq[k], spritz_topo_port_of(t, seq[k], seq[k + 1]));
+			FUZZ_CHECK(lat == p[i].latency_ps,
+				   "0 -> %d: EV 0x%04x: %llu ps, listed %llu", d, p[i].ev,
+				   (unsigned long long)lat, (unsigned long long)p[i].latency_ps);
 			if (i && spritz_path_minimal(t, 0, d, &p[i - 1]) ==
 					 spritz_path_minimal(t, 0, d, &p[i]))
 				FUZZ_CHECK(p[i - 1].latency_ps <= p[i].latency_ps,

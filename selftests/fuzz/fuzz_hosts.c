@@ -58,8 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	l.e[0] = mark;
 	l.n = l.cap = 1;
-	ret = spritz_hosts_parse((const char *)data, size, "fuzz", FUZZ_NSW, &l, err,
-				 sizeof(err));
+	ret = spritz_hosts_parse((const char *)data, size, "fuzz", FUZZ_NSW, &l, err, sizeof(err));
 	if (ret) {
 		FUZZ_CHECK(ret < 0, "ret %d", ret);
 		FUZZ_CHECK(l.n == 1 && !memcmp(&l.e[0], &mark, sizeof(mark)),

@@ -57,8 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(t->nsw == nsw, "%s: %d switches, expected %ld", t->name, t->nsw, nsw);
 	FUZZ_CHECK(t->nhosts == (long)t->nsw * s.p, "%s: %ld hosts", t->name, t->nhosts);
 	if (s.kind == SPRITZ_TOPO_DRAGONFLY)
-		FUZZ_CHECK(t->max_degree == s.a - 1 + s.h, "%s: degree %d", t->name,
-			   t->max_degree);
+		FUZZ_CHECK(t->max_degree == s.a - 1 + s.h, "%s: degree %d", t->name, t->max_degree);
 	ret = spritz_topo_spec_parse(t->name, &back, err, sizeof(err));
 	FUZZ_CHECK(!ret, "canonical name \"%s\" does not parse: %s", t->name, err);
 	FUZZ_CHECK(back.kind == s.kind && back.p == s.p && back.a == s.a && back.h == s.h &&

@@ -25,23 +25,27 @@ struct hosts_case {
 	const char *name;
 	const char *text;
 	int ret;
-	const char *err;              /* substring of the message (errors) */
-	struct host_want want[4];     /* entries in sorted order (success) */
+	const char *err; /* substring of the message (errors) */
+	struct host_want want[4]; /* entries in sorted order (success) */
 	size_t n;
 };
 
 /* an accepted file: its entries; a rejected one: errno and message */
-#define GOOD(name_, text_, n_, ...) \
-	{ .name = (name_), .text = (text_), .n = (n_), .want = { __VA_ARGS__ } }
-#define BAD(name_, text_, ret_, err_) \
-	{ .name = (name_), .text = (text_), .ret = (ret_), .err = (err_) }
+#define GOOD(name_, text_, n_, ...)                                                  \
+	{                                                                            \
+		.name = (name_), .text = (text_), .n = (n_), .want = { __VA_ARGS__ } \
+	}
+#define BAD(name_, text_, ret_, err_)                                          \
+	{                                                                      \
+		.name = (name_), .text = (text_), .ret = (ret_), .err = (err_) \
+	}
 
 static const struct hosts_case hosts_cases[] = {
 	/* sorted by (prefix length, address): the v4-mapped /120 comes second */
-	GOOD("v4 and v6", "10.0.3.0/24 3\nfd00:3::/64 3\n", 2,
-	     { "fd00:3::/64", 3, 2 }, { "10.0.3.0/24", 3, 1 }),
-	GOOD("host routes", "10.0.0.7 1\nfd00::7 2\n", 2,
-	     { "10.0.0.7/32", 1, 1 }, { "fd00::7/128", 2, 2 }),
+	GOOD("v4 and v6", "10.0.3.0/24 3\nfd00:3::/64 3\n", 2, { "fd00:3::/64", 3, 2 },
+	     { "10.0.3.0/24", 3, 1 }),
+	GOOD("host routes", "10.0.0.7 1\nfd00::7 2\n", 2, { "10.0.0.7/32", 1, 1 },
+	     { "fd00::7/128", 2, 2 }),
 	GOOD("comments, blanks, CRLF", "# hosts\n\n  \t\r\n10.1.0.0/16 7 # rack 7\r\n", 1,
 	     { "10.1.0.0/16", 7, 4 }),
 	GOOD("no newline at the end", "10.2.0.0/16 0", 1, { "10.2.0.0/16", 0, 1 }),
@@ -77,8 +81,9 @@ static size_t case_len(const struct hosts_case *c)
 /* A list holding one entry that no case produces. */
 static void sentinel(struct spritz_dir_list *l)
 {
-	static const struct spritz_dir_entry e = { .addr = { 0xfe, 0x80 }, .prefixlen = 10,
-						   .sw = 5, .line = 99 };
+	static const struct spritz_dir_entry e = {
+		.addr = { 0xfe, 0x80 }, .prefixlen = 10, .sw = 5, .line = 99
+	};
 
 	memset(l, 0, sizeof(*l));
 	l->e = malloc(sizeof(e));
@@ -136,11 +141,19 @@ static void test_hosts_table(void)
 /* Lines of 512 characters pass, 513 do not; SPRITZ_DIR_MAX entries pass, one more does not. */
 static void test_hosts_limits(void)
 {
-	static const struct { const char *name; size_t width; int ret; } widths[] = {
+	static const struct {
+		const char *name;
+		size_t width;
+		int ret;
+	} widths[] = {
 		{ "512 characters", 512, 0 },
 		{ "513 characters", 513, -EINVAL },
 	};
-	static const struct { const char *name; size_t entries; int ret; } counts[] = {
+	static const struct {
+		const char *name;
+		size_t entries;
+		int ret;
+	} counts[] = {
 		{ "SPRITZ_DIR_MAX entries", SPRITZ_DIR_MAX, 0 },
 		{ "SPRITZ_DIR_MAX + 1 entries", SPRITZ_DIR_MAX + 1, -EINVAL },
 	};
@@ -200,13 +213,19 @@ struct plan_case {
 	const char *text;
 	int ret;
 	int plen;
-	const char *first;            /* switch 0's /64 */
-	const char *last;             /* switch NSW-1's /64 */
+	const char *first; /* switch 0's /64 */
+	const char *last; /* switch NSW-1's /64 */
 };
 
-#define PLAN(name_, text_, plen_, first_, last_) \
-	{ .name = (name_), .text = (text_), .plen = (plen_), .first = (first_), .last = (last_) }
-#define NOPLAN(name_, text_) { .name = (name_), .text = (text_), .ret = -EINVAL }
+#define PLAN(name_, text_, plen_, first_, last_)                                      \
+	{                                                                             \
+		.name = (name_), .text = (text_), .plen = (plen_), .first = (first_), \
+		.last = (last_)                                                       \
+	}
+#define NOPLAN(name_, text_)                                     \
+	{                                                        \
+		.name = (name_), .text = (text_), .ret = -EINVAL \
+	}
 
 static const struct plan_case plan_cases[] = {
 	PLAN("/16", "fd00::/16", 16, "fd00::/64", "fd00:7::/64"),
@@ -234,7 +253,8 @@ static void test_plan_table(void)
 		if (!ASSERT_EQ(spritz_plan_parse(c->text, &p), c->ret, c->name))
 			continue;
 		if (c->ret) {
-			ASSERT_TRUE(p.plen == 77 && p.prefix[0] == 0xab, "a rejected plan changes nothing");
+			ASSERT_TRUE(p.plen == 77 && p.prefix[0] == 0xab,
+				    "a rejected plan changes nothing");
 			continue;
 		}
 		ASSERT_EQ(p.plen, c->plen, c->name);
@@ -274,10 +294,8 @@ static void test_plan_range(void)
 }
 
 static const struct test_case cases[] = {
-	{ "hosts_table", test_hosts_table },
-	{ "hosts_limits", test_hosts_limits },
-	{ "hosts_missing", test_hosts_missing },
-	{ "plan_table", test_plan_table },
+	{ "hosts_table", test_hosts_table },	 { "hosts_limits", test_hosts_limits },
+	{ "hosts_missing", test_hosts_missing }, { "plan_table", test_plan_table },
 	{ "plan_range", test_plan_range },
 };
 
