@@ -5,12 +5,18 @@
 #   make              userspace (libspritz, spritzctl), BPF objects + skeletons,
 #                     and spritz.ko for every installed Debian kernel with headers
 #   make user | bpf | kmod [KVER=...]
-#   make check        install what is needed, build, run host and guest tests (TAP)
+#   make check        install what is needed, build, run host and guest tests (TAP);
+#                     the host tests include the unit tests and spritzctl's host
+#                     commands built with ASan+UBSan ($(OUT)/asan/) and a fixed
+#                     number of runs of each libFuzzer target ($(OUT)/fuzz/)
 #   make soak         the long loops on each kernel: 50 up/down cycles, 30
 #                     module reloads under traffic, 50 load/unload cycles
 #   make bench        benchmarks (print figures; never assertions)
 #   make fuzz         10^6 random/mutated packets through the tc datapath on
-#                     each kernel (FUZZ_N=, FUZZ_SEED=)
+#                     each kernel (FUZZ_N=, FUZZ_SEED=), then each libFuzzer
+#                     target FUZZ_RUNS times (default 10^6) on a corpus kept
+#                     in $(OUT)/fuzz/corpus/
+#   make asan | fuzzers  only the sanitized builds (part of make tests)
 #   make demo         the main job (see README.md)
 #   make install      PREFIX=/usr/local DESTDIR= (and uninstall; see below)
 #   make install-dkms the module's sources for DKMS, dkms add + install
@@ -37,8 +43,9 @@ PKG_CONFIG ?= pkg-config
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS ?= -O2 -g
-USER_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(SRC)/include -I$(SRC)/user/lib \
-	-I$(SRC)/selftests/lib -I$(OUT)/bpf
+USER_INC := -std=gnu11 -D_GNU_SOURCE -I$(SRC)/include -I$(SRC)/user/lib -I$(SRC)/selftests/lib \
+	-I$(OUT)/bpf
+USER_CFLAGS := $(CFLAGS) $(WARN) $(USER_INC)
 USER_LDLIBS := $(shell $(PKG_CONFIG) --libs jansson libbpf libmnl 2>/dev/null || echo -ljansson -lbpf -lelf -lz -lmnl) -lm
 
 # ---------------------------------------------------------------- userspace
@@ -78,14 +85,14 @@ KVERS ?= $(shell scripts/kernels 2>/dev/null)
 KVER ?=
 
 .PHONY: all user bpf kmod check check-host check-guest soak bench demo deps install clean \
-	format tests fuzz
+	format tests fuzz asan fuzzers
 .DEFAULT_GOAL := all
 
 all: user bpf kmod
 
 user: $(SPRITZCTL) $(LABS)
 bpf: $(BPF_OBJS) $(BPF_SKELS)
-tests: $(UTESTS) $(PTESTS) $(BENCHES)
+tests: $(UTESTS) $(PTESTS) $(BENCHES) asan fuzzers
 
 $(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(msg) CC $<
@@ -148,6 +155,73 @@ $(OUT)/selftests/bpf/%: selftests/bpf/prog_tests/%.c $(LIBSPRITZ) $(BPF_SKELS) \
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -I$(SRC)/selftests/bpf -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
 
+# ------------------------------------------------------------ sanitizers
+# The host unit tests and spritzctl again, built by clang with ASan and
+# UBSan (clang's "undefined" includes float-cast-overflow, gcc's does not)
+# into $(ASAN_OUT); any report ends the program with an error.  The
+# libFuzzer targets selftests/fuzz/fuzz_*.c link against a third build of
+# libspritz with coverage instrumentation.  Documentation/vm.rst,
+# "Sanitizers and fuzzers".
+SAN_CC ?= $(CLANG)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_OUT := $(OUT)/asan
+ASAN_CFLAGS := $(CFLAGS) $(WARN) $(SAN_FLAGS) $(USER_INC)
+ASAN_LIB_OBJS := $(patsubst %.c,$(ASAN_OUT)/%.o,$(LIB_SRCS))
+ASAN_LIB := $(ASAN_OUT)/user/libspritz.a
+ASAN_CTL_OBJS := $(patsubst %.c,$(ASAN_OUT)/%.o,$(CTL_SRCS))
+ASAN_SPRITZCTL := $(ASAN_OUT)/spritzctl
+ASAN_UTESTS := $(patsubst selftests/user/%.c,$(ASAN_OUT)/selftests/user/%,$(UTEST_SRCS))
+
+FUZZ_OUT := $(OUT)/fuzz
+FUZZ_CFLAGS := $(CFLAGS) $(WARN) -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer $(USER_INC)
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_OUT)/%.o,$(LIB_SRCS))
+FUZZ_LIB := $(FUZZ_OUT)/user/libspritz.a
+FUZZ_SRCS := $(sort $(wildcard selftests/fuzz/fuzz_*.c))
+FUZZERS := $(patsubst selftests/fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRCS))
+
+asan: $(ASAN_UTESTS) $(ASAN_SPRITZCTL)
+fuzzers: $(FUZZERS)
+
+$(ASAN_OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
+	$(msg) CC-ASAN $<
+	@mkdir -p $(@D)
+	$(Q)$(SAN_CC) $(ASAN_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(wildcard $(ASAN_OUT)/user/*/*.d)
+
+$(ASAN_CTL_OBJS): | $(BPF_SKELS)
+
+$(ASAN_LIB): $(ASAN_LIB_OBJS)
+	$(msg) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(ASAN_SPRITZCTL): $(ASAN_CTL_OBJS) $(ASAN_LIB)
+	$(msg) LD $@
+	$(Q)$(SAN_CC) $(ASAN_CFLAGS) -o $@ $(ASAN_CTL_OBJS) $(ASAN_LIB) $(USER_LDLIBS)
+
+$(ASAN_OUT)/selftests/user/%: selftests/user/%.c $(ASAN_LIB) selftests/lib/test.h \
+		$(wildcard selftests/user/*.h)
+	$(msg) CC-ASAN $<
+	@mkdir -p $(@D)
+	$(Q)$(SAN_CC) $(ASAN_CFLAGS) -o $@ $< $(ASAN_LIB) $(USER_LDLIBS)
+
+$(FUZZ_OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
+	$(msg) CC-FUZZ $<
+	@mkdir -p $(@D)
+	$(Q)$(SAN_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(wildcard $(FUZZ_OUT)/user/*/*.d)
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJS)
+	$(msg) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_OUT)/fuzz_%: selftests/fuzz/fuzz_%.c $(FUZZ_LIB) $(wildcard selftests/fuzz/*.h)
+	$(msg) CC-FUZZ $<
+	@mkdir -p $(@D)
+	$(Q)$(SAN_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(USER_LDLIBS)
+
 # Module: one build per kernel, each against a prepared copy of that kernel's
 # headers that can produce module BTF (scripts/kbuild-prep, see
 # Documentation/building.rst).
@@ -178,12 +252,18 @@ bench: deps
 	$(Q)scripts/bench --kernels "$(KVERS)"
 
 FUZZ_N ?= 1000000
+FUZZ_RUNS ?= 1000000
 fuzz: all tests
 	$(Q)set -e; for k in $(KVERS); do \
 		echo "fuzz: $$k, $(FUZZ_N) packets"; \
 		SPRITZ_FUZZ_N=$(FUZZ_N) $(if $(FUZZ_SEED),SPRITZ_FUZZ_SEED=$(FUZZ_SEED)) \
 		selftests/vm/run --kernel $$k -- selftests/kmod/with-module.sh \
 			$(OUT)/selftests/bpf/datapath_fuzz; \
+	done
+	$(Q)set -e; for f in $(FUZZERS); do \
+		echo "fuzz: $${f##*/}, $(FUZZ_RUNS) runs"; \
+		selftests/fuzz/run --runs $(FUZZ_RUNS) --corpus $(FUZZ_OUT)/corpus \
+			$(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) $${f##*/fuzz_}; \
 	done
 
 demo: deps

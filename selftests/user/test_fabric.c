@@ -236,6 +236,107 @@ static void test_too_many_ports(void)
 	free(text);
 }
 
+/*
+ * Link model limits: each row is a fabric, the verdict, and for accepted
+ * fabrics the hop latency of link 0-1 as the model defines it (cable plus
+ * serialization, computed here from the row's numbers).  Speeds past
+ * 1 Pb/s once truncated to 32-bit Mb/s (100000000 Gb/s became
+ * 1215752192 Mb/s) and serialization times past 4.29 ms to 32-bit ps.
+ */
+static void test_link_limits(void)
+{
+	static const struct {
+		const char *name;
+		const char *text;
+		int ret;
+		uint64_t cable_ps, packet, speed_mbps; /* accepted: the model of link 0-1 */
+	} rows[] = {
+		{ "1 Pb/s", "switches 2\nspeed 1000000\npacket 125\nlink 0 1 local\n", 0,
+		  SPRITZ_DEF_LOCAL_CABLE_PS, 125, 1000000000ULL },
+		{ "1 Pb/s per link", "switches 2\npacket 250\nlink 0 1 local speed=1000000\n", 0,
+		  SPRITZ_DEF_LOCAL_CABLE_PS, 250, 1000000000ULL },
+		{ "1 Mb/s, 10^6 B: 8 s serialization",
+		  "switches 2\nspeed 0.001\npacket 1000000\nlink 0 1 local latency=4000000\n", 0,
+		  4000000000ULL, 1000000, 1 },
+		{ "4160 B at 1 Mb/s per link", "switches 2\nlink 0 1 global speed=0.001\n", 0,
+		  SPRITZ_DEF_GLOBAL_CABLE_PS, SPRITZ_DEF_PACKET_BYTES, 1 },
+		{ "4 ms default cable", "switches 2\nlatency local 4000000\nlink 0 1 local\n", 0,
+		  4000000000ULL, SPRITZ_DEF_PACKET_BYTES, SPRITZ_DEF_LINK_SPEED_MBPS },
+		{ "speed past 1 Pb/s", "switches 2\nspeed 1000000.001\n", -EINVAL, 0, 0, 0 },
+		{ "speed 10^8 Gb/s", "switches 2\nspeed 100000000\n", -EINVAL, 0, 0, 0 },
+		{ "link speed 2^32 Mb/s", "switches 2\nlink 0 1 local speed=4294967.296\n", -EINVAL, 0, 0, 0 },
+		{ "cable past 4 ms", "switches 2\nlatency global 4000000.001\n", -EINVAL, 0, 0, 0 },
+		{ "link cable past 4 ms", "switches 2\nlink 0 1 local latency=4000001\n", -EINVAL, 0, 0, 0 },
+		{ "packet past 10^6 B", "switches 2\npacket 1000001\n", -EINVAL, 0, 0, 0 },
+		{ "digits past the limit", "switches 2\nspeed 99999999999999999999\n", -EINVAL, 0, 0, 0 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		struct spritz_topo *t = NULL;
+		char err[512] = "";
+		uint64_t bits, want;
+		int ret = spritz_fabric_parse(rows[k].text, "inline", &t, err, sizeof(err));
+
+		if (!ASSERT_EQ(ret, rows[k].ret, rows[k].name)) {
+			printf("# %s: %s\n", rows[k].name, err);
+			spritz_topo_free(t);
+			continue;
+		}
+		if (ret) {
+			ASSERT_NULL(t, "nothing loaded");
+			if (!ASSERT_TRUE(!strncmp(err, "inline:2: ", 10) ||
+						 !strncmp(err, "inline:3: ", 10),
+					 "line named"))
+				printf("# %s: %s\n", rows[k].name, err);
+			continue;
+		}
+		bits = rows[k].packet * 8;
+		ASSERT_EQ(bits * 1000000 % rows[k].speed_mbps, 0, "row divides exactly");
+		want = rows[k].cable_ps + bits * 1000000 / rows[k].speed_mbps;
+		ASSERT_EQ(spritz_topo_hop_ps(t, 0, 0), want, rows[k].name);
+		ASSERT_EQ(spritz_topo_hop_ps(t, 1, 0), want, rows[k].name);
+		spritz_topo_free(t);
+	}
+}
+
+/*
+ * Fabrics without a single link: one switch is a fabric, several are not
+ * connected.  The parser once passed the NULL link array to memcpy()
+ * (UBSan: null pointer passed as argument 2).
+ */
+static void test_linkless(void)
+{
+	static const struct {
+		const char *text;
+		int ret;
+		const char *err;
+	} rows[] = {
+		{ "switches 1\n", 0, "" },
+		{ "switches 1\nhosts 4\n# no link\n", 0, "" },
+		{ "switches 3\n", -ENOTCONN, "inline: fabric is not connected" },
+		{ "switches 2\nspeed 100\n", -ENOTCONN, "inline: fabric is not connected" },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		struct spritz_topo *t = NULL;
+		char err[512] = "";
+
+		ASSERT_EQ(spritz_fabric_parse(rows[k].text, "inline", &t, err, sizeof(err)),
+			  rows[k].ret, rows[k].text);
+		if (!ASSERT_STREQ(err, rows[k].err, rows[k].text))
+			continue;
+		if (rows[k].ret) {
+			ASSERT_NULL(t, "nothing loaded");
+			continue;
+		}
+		if (ASSERT_OK_PTR(t, rows[k].text))
+			ASSERT_EQ(t->nsw, 1, "one switch");
+		spritz_topo_free(t);
+	}
+}
+
 static const struct test_case cases[] = {
 	{ "tiny", test_tiny },
 	{ "dragonfly_file", test_dragonfly_file },
@@ -243,6 +344,8 @@ static const struct test_case cases[] = {
 	{ "bad_files", test_bad_files },
 	{ "bad_text", test_bad_text },
 	{ "too_many_ports", test_too_many_ports },
+	{ "link_limits", test_link_limits },
+	{ "linkless", test_linkless },
 };
 
 TEST_MAIN(cases)

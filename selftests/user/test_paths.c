@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 
+#include <spritz/netlink.h>
+
 #include "paths.h"
 #include "test.h"
 #include "topo_util.h"
@@ -49,7 +51,7 @@ static bool simple(const struct seq *q, int n)
 
 /* Local/global hops and latency of a switch sequence. */
 static void measure(const struct spritz_topo *t, const struct seq *q, int n, int *l, int *g,
-		    uint32_t *lat)
+		    uint64_t *lat)
 {
 	int i;
 
@@ -83,7 +85,7 @@ static void dfs_min(const struct spritz_topo *t, struct seq *cur, int len, int d
 		    bool exact, struct seq *out, int *nout, int cap)
 {
 	int u = cur->sw[len - 1], i, l = 0, g = 0;
-	uint32_t lat;
+	uint64_t lat;
 
 	measure(t, cur, len, &l, &g, &lat);
 	if (u == d) {
@@ -118,13 +120,13 @@ static bool check_list(struct spritz_topo *t, int s, int d, const struct spritz_
 	static struct seq got[65536], cand[65536], mins[4096];
 	int i, j, ncand = 0, nmin = 0, ml, mg, uniq;
 	bool df = t->policy == SPRITZ_POLICY_DRAGONFLY, seen_nonmin = false;
-	uint32_t longest = spritz_paths_longest(p, n);
+	uint64_t longest = spritz_paths_longest(p, n);
 	struct seq cur;
 
 	spritz_topo_min_route(t, s, d, &ml, &mg);
 	for (i = 0; i < n; i++) {
 		int len = route(t, s, d, p[i].ev, &got[i]), l, g, h1, h2;
-		uint32_t lat;
+		uint64_t lat;
 		bool minimal = df ? (p[i].local_hops == ml && p[i].global_hops == mg)
 				  : (p[i].local_hops + p[i].global_hops == ml + mg);
 
@@ -187,7 +189,7 @@ static bool check_list(struct spritz_topo *t, int s, int d, const struct spritz_
 		for (j = -1; j < spritz_topo_degree(t, n1); j++) {
 			uint16_t ev = SPRITZ_EV(i, j < 0 ? SPRITZ_EV2_UNUSED : j);
 			int len = route(t, s, d, ev, &cand[ncand]), l, g;
-			uint32_t lat;
+			uint64_t lat;
 
 			if (len < 0 || !simple(&cand[ncand], len))
 				continue;
@@ -298,7 +300,7 @@ out:
 
 struct cat {
 	int l, g;
-	uint32_t ps;
+	uint64_t ps;
 };
 
 /* Distinct (local, global, latency) over one source's whole table. */
@@ -471,6 +473,126 @@ static void test_api_errors(void)
 	spritz_topo_free(t);
 }
 
+/*
+ * spritz.ko's base weight: Eq. 1 without w_scale in 16.16 fixed point,
+ * rounded to nearest, within 1..UINT32_MAX.  Expected values come from
+ * integer arithmetic on each row.  Paths more than 65536 times faster than
+ * the longest of their list once overflowed the double to u32 conversion.
+ */
+static void test_base_weight(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t lat, longest;
+	} rows[] = {
+		{ "longest", 1491000, 1491000 },
+		{ "paper example", 799600, 1491000 },
+		{ "DF same group minimal", 108200, 216400 },
+		{ "4/3 rounds down", 3, 4 },
+		{ "5/3 rounds up", 3, 5 },
+		{ "zero latency", 0, 7 },
+		{ "longer than the longest", 9, 5 },
+		{ "65535 x faster", 1, 65535 },
+		{ "65536 x faster", 1, 65536 },
+		{ "4 ms against 1 ps", 1, 4000000000ULL },
+		{ "15 hops of 8 s against 1 ps", 1, 15 * 8000004000000000ULL / 1000 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		uint64_t lat = rows[k].lat, longest = rows[k].longest;
+		unsigned __int128 want;
+
+		if (!lat || lat >= longest)
+			want = SPRITZ_WEIGHT_ONE;
+		else
+			want = ((unsigned __int128)2 * longest * SPRITZ_WEIGHT_ONE + lat) / (2 * lat);
+		if (want > UINT32_MAX)
+			want = UINT32_MAX;
+		ASSERT_EQ(spritz_base_weight(lat, longest), (uint64_t)want, rows[k].name);
+	}
+}
+
+/*
+ * Paths over long links: each row is a fabric, a source and destination,
+ * and the neighbour the fastest path starts with.  The list must pass
+ * check_list() (latencies summed independently in 64 bits, order, Eq. 1),
+ * and weights must fall as latency grows.  A 2 x 2.5 ms path once wrapped
+ * to 705 us in 32 bits and outweighed the 1 ms direct link.
+ */
+static void test_long_links(void)
+{
+	static const struct {
+		const char *name;
+		const char *fabric;
+		int src, dst, npaths, fastest_hop1;
+	} rows[] = {
+		{ "2 x 2.5 ms against 1 ms",
+		  "switches 3\n"
+		  "link 0 1 local latency=1000000\n"
+		  "link 0 2 local latency=2500000\n"
+		  "link 2 1 local latency=2500000\n",
+		  0, 1, 2, 1 },
+		{ "3 x (4 ms + 33.28 ms) against 1 ms + 33.28 ms at 1 Mb/s",
+		  "switches 4\nspeed 0.001\n"
+		  "link 0 1 local latency=1000000\n"
+		  "link 0 2 local latency=4000000\n"
+		  "link 2 3 local latency=4000000\n"
+		  "link 3 1 local latency=4000000\n",
+		  0, 1, 2, 1 },
+		{ "2 x 4 ms against 4 ms",
+		  "switches 3\n"
+		  "link 0 1 global latency=4000000\n"
+		  "link 0 2 global latency=4000000\n"
+		  "link 2 1 global latency=4000000\n",
+		  0, 1, 2, 1 },
+		{ "2 x 1 ms against 4 ms",
+		  "switches 3\n"
+		  "link 0 1 global latency=4000000\n"
+		  "link 0 2 global latency=1000000\n"
+		  "link 2 1 global latency=1000000\n",
+		  0, 1, 2, 2 },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		struct spritz_topo *t = NULL;
+		struct spritz_path p[16];
+		char err[256] = "";
+		int n, i, best = 0, h1, h2;
+		uint64_t longest;
+
+		if (!ASSERT_OK(spritz_fabric_parse(rows[k].fabric, "inline", &t, err, sizeof(err)),
+			       rows[k].name)) {
+			printf("# %s\n", err);
+			continue;
+		}
+		n = spritz_paths_list(t, rows[k].src, rows[k].dst, p, 16);
+		if (!ASSERT_EQ(n, rows[k].npaths, rows[k].name) ||
+		    !check_list(t, rows[k].src, rows[k].dst, p, n)) {
+			spritz_topo_free(t);
+			continue;
+		}
+		longest = spritz_paths_longest(p, n);
+		for (i = 1; i < n; i++)
+			if (p[i].latency_ps < p[best].latency_ps)
+				best = i;
+		spritz_path_hops(t, rows[k].src, p[best].ev, &h1, &h2);
+		ASSERT_EQ(h1, rows[k].fastest_hop1, rows[k].name);
+		for (i = 0; i < n; i++) {
+			if (i == best)
+				continue;
+			ASSERT_NEQ(p[i].latency_ps, p[best].latency_ps, "distinct latencies");
+			ASSERT_TRUE(spritz_weight(p[best].latency_ps, longest, 3) >
+					    spritz_weight(p[i].latency_ps, longest, 3),
+				    "the fastest path weighs most");
+			ASSERT_GT(spritz_base_weight(p[best].latency_ps, longest),
+				  spritz_base_weight(p[i].latency_ps, longest), "base weight too");
+		}
+		spritz_topo_free(t);
+	}
+}
+
 static const struct test_case cases[] = {
 	{ "dragonfly_small_all", test_dragonfly_small_all },
 	{ "dragonfly_paper", test_dragonfly_paper },
@@ -483,6 +605,8 @@ static const struct test_case cases[] = {
 	{ "memory_paper", test_memory_paper },
 	{ "slimfly_sources", test_slimfly_sources },
 	{ "api_errors", test_api_errors },
+	{ "base_weight", test_base_weight },
+	{ "long_links", test_long_links },
 };
 
 TEST_MAIN(cases)

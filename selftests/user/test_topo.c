@@ -274,6 +274,12 @@ static void test_link_model(void)
 	if (!t)
 		return;
 	ASSERT_EQ(spritz_serialization_ps(4160, 400000), 83200, "83.2 ns serialization");
+	/* at 1 Mb/s 4160 B take 33.28 ms, 10^6 B 8 s: past 32 bits of ps */
+	ASSERT_EQ(spritz_serialization_ps(4160, 1), 4160ULL * 8 * 1000000, "4160 B at 1 Mb/s");
+	ASSERT_EQ(spritz_serialization_ps(SPRITZ_MAX_PACKET_BYTES, 1),
+		  (uint64_t)SPRITZ_MAX_PACKET_BYTES * 8 * 1000000, "largest packet at 1 Mb/s");
+	ASSERT_EQ(spritz_serialization_ps(1, SPRITZ_MAX_SPEED_MBPS), 0, "1 B at 1 Pb/s rounds to 0");
+	ASSERT_EQ(spritz_serialization_ps(125, SPRITZ_MAX_SPEED_MBPS), 1, "125 B at 1 Pb/s");
 	ASSERT_EQ(spritz_topo_hop_ps(t, 0, 0), 108200, "local hop 108.2 ns");
 	ASSERT_EQ(spritz_topo_hop_ps(t, 0, t->a - 1), 583200, "global hop 583.2 ns");
 	m = t->model;
@@ -322,6 +328,60 @@ static void test_topo_parse(void)
 	spritz_topo_free(t);
 }
 
+/*
+ * TOPO strings parsed without building: each row is a string and the spec
+ * it gives, or an error (and then the spec is left as it was).
+ */
+static void test_topo_spec(void)
+{
+	static const struct {
+		const char *spec;
+		int ret;
+		struct spritz_topo_spec want;
+	} rows[] = {
+		{ .spec = "dragonfly:a=8,h=4",
+		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 4, .a = 8, .h = 4 } },
+		{ .spec = "dragonfly:h=1,p=0,a=2",
+		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 0, .a = 2, .h = 1 } },
+		/* parsed, refused by the build (a = 1000 > 256) */
+		{ .spec = "dragonfly:a=1000,h=1",
+		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 1, .a = 1000, .h = 1 } },
+		{ .spec = "slimfly:q=9", .want = { .kind = SPRITZ_TOPO_SLIMFLY, .q = 9, .p = 7 } },
+		{ .spec = "slimfly:p=3,q=5", .want = { .kind = SPRITZ_TOPO_SLIMFLY, .q = 5, .p = 3 } },
+		{ .spec = "slimfly:q=8", .want = { .kind = SPRITZ_TOPO_SLIMFLY, .q = 8, .p = 0 } },
+		{ .spec = "file:a:b", .want = { .kind = SPRITZ_TOPO_FILE, .path = "a:b" } },
+		{ .spec = "dragonfly:a=8", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=8,h=1000001", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=8,h=99999999999999999999", .ret = -EINVAL },
+		{ .spec = "slimfly:", .ret = -EINVAL },
+		{ .spec = "file:", .ret = -EINVAL },
+		{ .spec = ":a=1", .ret = -EINVAL },
+		{ .spec = "dragonfly", .ret = -EINVAL },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		struct spritz_topo_spec s = { .kind = 77, .p = -1 };
+		char err[256] = "";
+		int ret = spritz_topo_spec_parse(rows[k].spec, &s, err, sizeof(err));
+
+		if (!ASSERT_EQ(ret, rows[k].ret, rows[k].spec))
+			continue;
+		if (ret) {
+			ASSERT_TRUE(s.kind == 77 && s.p == -1, "a rejected string changes nothing");
+			ASSERT_TRUE(err[0] != '\0', "message");
+			continue;
+		}
+		ASSERT_EQ(s.kind, rows[k].want.kind, rows[k].spec);
+		ASSERT_EQ(s.p, rows[k].want.p, rows[k].spec);
+		ASSERT_EQ(s.a, rows[k].want.a, rows[k].spec);
+		ASSERT_EQ(s.h, rows[k].want.h, rows[k].spec);
+		ASSERT_EQ(s.q, rows[k].want.q, rows[k].spec);
+		if (rows[k].want.path)
+			ASSERT_STREQ(s.path, rows[k].want.path, rows[k].spec);
+	}
+}
+
 static const struct test_case cases[] = {
 	{ "df_degrees", test_df_degrees },
 	{ "df_global_links", test_df_global_links },
@@ -333,6 +393,7 @@ static const struct test_case cases[] = {
 	{ "route_dragonfly", test_route_dragonfly },
 	{ "link_model", test_link_model },
 	{ "topo_parse", test_topo_parse },
+	{ "topo_spec", test_topo_spec },
 };
 
 TEST_MAIN(cases)

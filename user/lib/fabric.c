@@ -92,8 +92,8 @@ static int parse_uint(const char *s, long max, long *out)
 	return 0;
 }
 
-/* Parse "D[.DDD]" into thousandths (ns -> ps, Gb/s -> Mb/s). */
-static int parse_milli(const char *s, uint64_t max, uint32_t *out)
+/* Parse "D[.DDD]" into thousandths (ns -> ps, Gb/s -> Mb/s), at most @max of those. */
+static int parse_milli(const char *s, uint32_t max, uint32_t *out)
 {
 	uint64_t v = 0;
 	int frac = -1;
@@ -110,14 +110,14 @@ static int parse_milli(const char *s, uint64_t max, uint32_t *out)
 		v = v * 10 + (*s - '0');
 		if (frac >= 0)
 			frac++;
-		if (v > max * 1000)
+		if (v > max)
 			return -EINVAL;
 	}
 	if (frac == 0)
 		return -EINVAL;
 	for (frac = frac < 0 ? 0 : frac; frac < 3; frac++)
 		v *= 10;
-	if (v > max * 1000)
+	if (v > max)
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
@@ -190,21 +190,24 @@ static int parse_directive(struct fparse *P, char **tok, int n)
 		return 0;
 	}
 	if (!strcmp(d, "speed")) {
-		if (n != 2 || parse_milli(tok[1], 100000000, &P->model.speed_mbps) ||
+		if (n != 2 || parse_milli(tok[1], SPRITZ_MAX_SPEED_MBPS, &P->model.speed_mbps) ||
 		    !P->model.speed_mbps)
-			return perr(P, P->line, "expected \"speed GBPS\" (a positive number)");
+			return perr(P, P->line, "expected \"speed GBPS\", 0 < GBPS <= %u",
+				    SPRITZ_MAX_SPEED_MBPS / 1000);
 		return 0;
 	}
 	if (!strcmp(d, "latency")) {
 		int ty = n == 3 ? parse_type(tok[1]) : -1;
 
-		if (ty < 0 || parse_milli(tok[2], 4000000, &P->model.cable_ps[ty]))
-			return perr(P, P->line, "expected \"latency local|global NS\"");
+		if (ty < 0 || parse_milli(tok[2], SPRITZ_MAX_CABLE_PS, &P->model.cable_ps[ty]))
+			return perr(P, P->line, "expected \"latency local|global NS\", NS <= %u",
+				    SPRITZ_MAX_CABLE_PS / 1000);
 		return 0;
 	}
 	if (!strcmp(d, "packet")) {
-		if (n != 2 || parse_uint(tok[1], 1000000, &v) || !v)
-			return perr(P, P->line, "expected \"packet BYTES\"");
+		if (n != 2 || parse_uint(tok[1], SPRITZ_MAX_PACKET_BYTES, &v) || !v)
+			return perr(P, P->line, "expected \"packet BYTES\", 0 < BYTES <= %u",
+				    SPRITZ_MAX_PACKET_BYTES);
 		P->model.packet_bytes = (uint32_t)v;
 		return 0;
 	}
@@ -224,14 +227,15 @@ static int parse_directive(struct fparse *P, char **tok, int n)
 					"\"%s\"", tok[3]);
 		for (i = 4; i < n; i++) {
 			if (!strncmp(tok[i], "latency=", 8)) {
-				if (parse_milli(tok[i] + 8, 4000000, &L.cable_ps) || !L.cable_ps)
-					return perr(P, P->line, "bad latency \"%s\" (positive ns)",
-						    tok[i] + 8);
+				if (parse_milli(tok[i] + 8, SPRITZ_MAX_CABLE_PS, &L.cable_ps) ||
+				    !L.cable_ps)
+					return perr(P, P->line, "bad latency \"%s\" (0 < NS <= %u)",
+						    tok[i] + 8, SPRITZ_MAX_CABLE_PS / 1000);
 			} else if (!strncmp(tok[i], "speed=", 6)) {
-				if (parse_milli(tok[i] + 6, 100000000, &L.speed_mbps) ||
+				if (parse_milli(tok[i] + 6, SPRITZ_MAX_SPEED_MBPS, &L.speed_mbps) ||
 				    !L.speed_mbps)
-					return perr(P, P->line, "bad speed \"%s\" (positive Gb/s)",
-						    tok[i] + 6);
+					return perr(P, P->line, "bad speed \"%s\" (0 < GBPS <= %u)",
+						    tok[i] + 6, SPRITZ_MAX_SPEED_MBPS / 1000);
 			} else {
 				return perr(P, P->line, "bad link attribute \"%s\"", tok[i]);
 			}
@@ -332,8 +336,10 @@ static int build(struct fparse *P, struct spritz_topo **out)
 	sorted = malloc(sizeof(*sorted) * (P->nlinks ? P->nlinks : 1));
 	if (!sorted)
 		return -ENOMEM;
-	memcpy(sorted, P->links, sizeof(*sorted) * P->nlinks);
-	qsort(sorted, P->nlinks, sizeof(*sorted), cmp_link);
+	if (P->nlinks) { /* no links: P->links is NULL, which memcpy() must not get */
+		memcpy(sorted, P->links, sizeof(*sorted) * P->nlinks);
+		qsort(sorted, P->nlinks, sizeof(*sorted), cmp_link);
+	}
 	for (i = 1; i < P->nlinks; i++)
 		if (!cmp_link(&(struct flink){ sorted[i].a, sorted[i].b, 0, 0, 0, 0 },
 			      &(struct flink){ sorted[i - 1].a, sorted[i - 1].b, 0, 0, 0, 0 })) {

@@ -38,12 +38,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spritz/netlink.h>
+
 #include "paths.h"
 
 struct walk {
 	int seq[SPRITZ_PATH_MAX_HOPS + 2];
 	int len;                   /* switches in seq */
-	uint32_t lat;
+	uint64_t lat;
 	int local, global;
 };
 
@@ -192,12 +194,12 @@ static int cmp_path(const void *x, const void *y, void *arg)
 /* Sort a list (EV-ascending on entry) and set the latency classes. */
 static int sort_list(struct spritz_path *p, int n, struct minsig *m)
 {
-	uint64_t keys[SORT_MAX_KEYS];
+	uint64_t keys[SORT_MAX_KEYS];	/* nonmin << 63 | latency (below 2^63, topo.h) */
 	int cnt[SORT_MAX_KEYS + 1], nk = 0, i, k;
 	struct spritz_path *tmp;
 
 	for (i = 0; i < n; i++) {
-		uint64_t key = ((uint64_t)nonmin(&p[i], m) << 32) | p[i].latency_ps;
+		uint64_t key = ((uint64_t)nonmin(&p[i], m) << 63) | p[i].latency_ps;
 
 		for (k = 0; k < nk && keys[k] != key; k++)
 			;
@@ -220,7 +222,7 @@ static int sort_list(struct spritz_path *p, int n, struct minsig *m)
 		return -ENOMEM;
 	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < n; i++) {
-		uint64_t key = ((uint64_t)nonmin(&p[i], m) << 32) | p[i].latency_ps;
+		uint64_t key = ((uint64_t)nonmin(&p[i], m) << 63) | p[i].latency_ps;
 
 		for (k = 0; keys[k] != key; k++)
 			;
@@ -399,20 +401,30 @@ bool spritz_path_minimal(struct spritz_topo *t, int src, int dst, const struct s
 }
 
 /* Eq. 1: lat_longest / lat, times w_scale unless lat is the longest. */
-double spritz_weight(uint32_t lat_ps, uint32_t longest_ps, unsigned int w_scale)
+double spritz_weight(uint64_t lat_ps, uint64_t longest_ps, unsigned int w_scale)
 {
 	double w;
 
 	if (!lat_ps || lat_ps >= longest_ps)
 		return 1.0;
-	w = (double)longest_ps / lat_ps;
+	w = (double)longest_ps / (double)lat_ps;
 	return w * w_scale;
 }
 
-/* Longest latency of a list. */
-uint32_t spritz_paths_longest(const struct spritz_path *list, int n)
+/* Eq. 1 without w_scale as spritz.ko's fixed point, 1..UINT32_MAX. */
+uint32_t spritz_base_weight(uint64_t lat_ps, uint64_t longest_ps)
 {
-	uint32_t m = 0;
+	double w = spritz_weight(lat_ps, longest_ps, 1) * SPRITZ_WEIGHT_ONE + 0.5;
+
+	if (w >= (double)UINT32_MAX)
+		return UINT32_MAX;
+	return w < 1.0 ? 1 : (uint32_t)w;
+}
+
+/* Longest latency of a list. */
+uint64_t spritz_paths_longest(const struct spritz_path *list, int n)
+{
+	uint64_t m = 0;
 	int i;
 
 	for (i = 0; i < n; i++)

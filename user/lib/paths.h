@@ -15,19 +15,22 @@
 #define SPRITZ_PATH_MAX_HOPS 15
 
 /*
- * One EV entry of a list (8 bytes).  hop1 = the neighbour at EV1 of the
- * source, hop2 = the neighbour at EV2 of hop1, or none when EV2 is
- * SPRITZ_EV2_UNUSED (see spritz_path_hops()).  lat_class is the rank of
- * the path's latency among the distinct latencies of its list (0 =
- * fastest), usable as the EV entry's metadata byte.
+ * One EV entry of a list (12 bytes: 4-byte aligned, so that a table of
+ * millions of paths does not pay 4 bytes of padding each).  latency_ps is
+ * 64-bit: a path of up to SPRITZ_PATH_MAX_HOPS hops of up to 4 ms of cable
+ * plus serialization each does not fit 32 bits (topo.h).  hop1 = the
+ * neighbour at EV1 of the source, hop2 = the neighbour at EV2 of hop1, or
+ * none when EV2 is SPRITZ_EV2_UNUSED (see spritz_path_hops()).  lat_class
+ * is the rank of the path's latency among the distinct latencies of its
+ * list (0 = fastest), usable as the EV entry's metadata byte.
  */
 struct spritz_path {
-	uint32_t latency_ps;
+	uint64_t latency_ps;
 	uint16_t ev;
 	uint8_t local_hops : 4;
 	uint8_t global_hops : 4;
 	uint8_t lat_class;
-};
+} __attribute__((packed, aligned(4)));
 
 /* One source switch's endpoint table: a list per destination switch. */
 struct spritz_table {
@@ -75,10 +78,18 @@ int spritz_ev_route(struct spritz_topo *t, int src, int dst, uint16_t ev, int *s
 bool spritz_path_minimal(struct spritz_topo *t, int src, int dst, const struct spritz_path *p);
 
 /* Eq. 1: lat_longest / lat, times w_scale unless lat is the longest. */
-double spritz_weight(uint32_t lat_ps, uint32_t longest_ps, unsigned int w_scale);
+double spritz_weight(uint64_t lat_ps, uint64_t longest_ps, unsigned int w_scale);
+
+/*
+ * The base weight spritz.ko takes (SPRITZ_PATH_A_BASE_WEIGHT): Eq. 1
+ * without w_scale in fixed point, SPRITZ_WEIGHT_ONE = 1.0, rounded to
+ * nearest and kept within 1..UINT32_MAX (a path more than 65536 times
+ * faster than the longest one of its list gets the largest weight).
+ */
+uint32_t spritz_base_weight(uint64_t lat_ps, uint64_t longest_ps);
 
 /* Longest latency of a list. */
-uint32_t spritz_paths_longest(const struct spritz_path *list, int n);
+uint64_t spritz_paths_longest(const struct spritz_path *list, int n);
 
 /* Endpoint-table memory of one or more source switches (paper §III-C). */
 struct spritz_mem_stats {

@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spritz/maps.h>
+
 #include "spritz_dir.h"
 
 #define HOSTS_LINE_MAX 512
-#define DIR_ENTRIES_MAX 65536 /* SPRITZ_DIR_MAX */
 
 static const uint8_t v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
@@ -79,6 +80,7 @@ static bool host_bits_zero(const uint8_t a[16], uint32_t plen)
 
 int spritz_plan_parse(const char *s, struct spritz_plan *p)
 {
+	struct spritz_plan np;
 	char buf[64], *slash;
 	long l;
 
@@ -89,19 +91,28 @@ int spritz_plan_parse(const char *s, struct spritz_plan *p)
 		return -EINVAL;
 	*slash = '\0';
 	l = parse_dec(slash + 1, 48);
-	if (l < 0 || inet_pton(AF_INET6, buf, p->prefix) != 1)
+	if (l < 0 || inet_pton(AF_INET6, buf, np.prefix) != 1)
 		return -EINVAL;
-	p->plen = (int)l;
+	np.plen = (int)l;
+	*p = np;
 	return 0;
+}
+
+/* Move @from into @to, freeing what @to held. */
+static void dir_replace(struct spritz_dir_list *to, struct spritz_dir_list *from)
+{
+	spritz_dir_free(to);
+	*to = *from;
+	memset(from, 0, sizeof(*from));
 }
 
 int spritz_plan_entries(const struct spritz_plan *p, uint32_t nsw, struct spritz_dir_list *out)
 {
+	struct spritz_dir_list l = { 0 };
 	uint32_t s;
 	int bit, i, err;
 
-	out->n = 0;
-	if (nsw > 65536)
+	if (nsw > SPRITZ_DIR_MAX || p->plen < 0 || p->plen > 48)
 		return -ERANGE;
 	for (s = 0; s < nsw; s++) {
 		struct spritz_dir_entry e = { .prefixlen = 64, .sw = s };
@@ -114,11 +125,14 @@ int spritz_plan_entries(const struct spritz_plan *p, uint32_t nsw, struct spritz
 			if (s & (0x8000U >> i))
 				e.addr[bit / 8] |= (uint8_t)(0x80 >> (bit % 8));
 		}
-		err = push(out, &e);
-		if (err)
+		err = push(&l, &e);
+		if (err) {
+			spritz_dir_free(&l);
 			return err;
+		}
 	}
-	spritz_dir_sort(out);
+	spritz_dir_sort(&l);
+	dir_replace(out, &l);
 	return 0;
 }
 
@@ -179,14 +193,18 @@ void spritz_dir_format(const uint8_t addr[16], uint32_t prefixlen, char *buf, si
 /* One non-empty line (comment stripped) into @e; message in @why on error. */
 static int parse_line(char *s, uint32_t nsw, struct spritz_dir_entry *e, char *why, size_t wlen)
 {
-	char *tok[3], *save = NULL, *slash;
+	char *tok[2], *c, *save = NULL, *slash;
 	long plen = -1, sw;
 	bool v4;
 	int n = 0;
 
-	for (tok[n] = strtok_r(s, " \t\r", &save); tok[n] && n < 3;)
-		if (++n < 3)
-			tok[n] = strtok_r(NULL, " \t\r", &save);
+	for (c = strtok_r(s, " \t\r", &save); c; c = strtok_r(NULL, " \t\r", &save)) {
+		if (n == (int)(sizeof(tok) / sizeof(tok[0]))) {
+			n++;
+			break;
+		}
+		tok[n++] = c;
+	}
 	if (n != 2) {
 		snprintf(why, wlen, "expected \"ADDRESS[/PREFIXLEN] SWITCH\"");
 		return -EINVAL;
@@ -240,35 +258,35 @@ static int parse_line(char *s, uint32_t nsw, struct spritz_dir_entry *e, char *w
 	return 0;
 }
 
-int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *out, char *err,
-		      size_t errlen)
+/* Read a hosts file from @f (named @path in messages) into @out. */
+static int hosts_read(FILE *f, const char *path, uint32_t nsw, struct spritz_dir_list *out,
+		      char *err, size_t errlen)
 {
-	char line[HOSTS_LINE_MAX + 2], why[192];
+	struct spritz_dir_list l = { 0 };
+	char *line = NULL, why[192];
 	uint32_t lineno = 0;
-	size_t i;
-	FILE *f;
+	size_t cap = 0, i;
+	ssize_t len;
 	int ret = 0;
 
-	out->n = 0;
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		set_err(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		struct spritz_dir_entry e;
-		size_t len = strlen(line);
 		char *hash;
 
 		lineno++;
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' && !feof(f)) {
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > HOSTS_LINE_MAX) {
 			set_err(err, errlen, "%s:%u: line longer than %d characters", path, lineno,
 				HOSTS_LINE_MAX);
 			ret = -EINVAL;
 			goto out;
 		}
-		line[strcspn(line, "\n")] = '\0';
+		if (memchr(line, '\0', (size_t)len)) {
+			set_err(err, errlen, "%s:%u: NUL byte (not a text file)", path, lineno);
+			ret = -EINVAL;
+			goto out;
+		}
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = '\0';
@@ -279,14 +297,14 @@ int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *ou
 			set_err(err, errlen, "%s:%u: %s", path, lineno, why);
 			goto out;
 		}
-		if (out->n == DIR_ENTRIES_MAX) {
+		if (l.n == SPRITZ_DIR_MAX) {
 			set_err(err, errlen, "%s:%u: more than %d entries", path, lineno,
-				DIR_ENTRIES_MAX);
+				SPRITZ_DIR_MAX);
 			ret = -EINVAL;
 			goto out;
 		}
 		e.line = lineno;
-		ret = push(out, &e);
+		ret = push(&l, &e);
 		if (ret) {
 			set_err(err, errlen, "%s: %s", path, strerror(-ret));
 			goto out;
@@ -297,14 +315,14 @@ int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *ou
 		set_err(err, errlen, "%s: read error", path);
 		goto out;
 	}
-	if (!out->n) {
+	if (!l.n) {
 		set_err(err, errlen, "%s: no entries", path);
 		ret = -EINVAL;
 		goto out;
 	}
-	spritz_dir_sort(out);
-	for (i = 1; i < out->n; i++) {
-		const struct spritz_dir_entry *a = &out->e[i - 1], *b = &out->e[i];
+	spritz_dir_sort(&l);
+	for (i = 1; i < l.n; i++) {
+		const struct spritz_dir_entry *a = &l.e[i - 1], *b = &l.e[i];
 
 		if (a->prefixlen == b->prefixlen && !memcmp(a->addr, b->addr, 16)) {
 			set_err(err, errlen, "%s:%u: duplicate of line %u", path, b->line, a->line);
@@ -312,9 +330,46 @@ int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *ou
 			goto out;
 		}
 	}
+	dir_replace(out, &l);
 out:
+	free(line);
+	spritz_dir_free(&l);
+	return ret;
+}
+
+int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *out, char *err,
+		      size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		set_err(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = hosts_read(f, path, nsw, out, err, errlen);
 	fclose(f);
-	if (ret)
-		out->n = 0;
+	return ret;
+}
+
+int spritz_hosts_parse(const char *text, size_t len, const char *name, uint32_t nsw,
+		       struct spritz_dir_list *out, char *err, size_t errlen)
+{
+	FILE *f;
+	int ret;
+
+	if (!len) {
+		set_err(err, errlen, "%s: no entries", name);
+		return -EINVAL;
+	}
+	f = fmemopen((void *)text, len, "r");
+	if (!f) {
+		ret = -errno;
+		set_err(err, errlen, "%s: %s", name, strerror(-ret));
+		return ret;
+	}
+	ret = hosts_read(f, name, nsw, out, err, errlen);
+	fclose(f);
 	return ret;
 }

@@ -14,7 +14,8 @@
  *                 (/128, /32).
  *
  * Functions return 0 or a negative errno; the parsers leave a message in
- * @err (hosts file errors start with "FILE:LINE: ").
+ * @err (hosts file errors start with "FILE:LINE: ").  On error the output
+ * (@p, @out) is left as it was.
  */
 #ifndef _SPRITZ_DIR_H
 #define _SPRITZ_DIR_H
@@ -42,17 +43,24 @@ struct spritz_plan {
 /* "PREFIX/L", IPv6, L <= 48; -EINVAL otherwise. */
 int spritz_plan_parse(const char *s, struct spritz_plan *p);
 
-/* One /64 entry per switch 0..nsw-1 (nsw <= 65536) into @out (emptied first). */
+/*
+ * One /64 entry per switch 0..nsw-1 into @out (its entries replaced);
+ * -ERANGE if nsw > SPRITZ_DIR_MAX or the plan's length is not 0..48.
+ */
 int spritz_plan_entries(const struct spritz_plan *p, uint32_t nsw, struct spritz_dir_list *out);
 
 /*
- * Read a hosts file into @out (emptied first), sorted by prefix.  Switch
- * ids must be below @nsw.  -EINVAL for a malformed, out-of-range or
- * duplicate line or a file without entries (@err: "FILE:LINE: reason"),
- * -errno if the file cannot be read.
+ * Read a hosts file into @out (its entries replaced), sorted by prefix.
+ * Switch ids must be below @nsw.  -EINVAL for a malformed, out-of-range or
+ * duplicate line, a line over 512 characters, a NUL byte or a file without
+ * entries (@err: "FILE:LINE: reason"), -errno if the file cannot be read.
  */
 int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *out, char *err,
 		      size_t errlen);
+
+/* The same from @len bytes of @text, named @name in messages. */
+int spritz_hosts_parse(const char *text, size_t len, const char *name, uint32_t nsw,
+		       struct spritz_dir_list *out, char *err, size_t errlen);
 
 /* Sort by (prefixlen, addr) for spritz_dir_find(). */
 void spritz_dir_sort(struct spritz_dir_list *l);

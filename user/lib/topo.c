@@ -62,14 +62,14 @@ void spritz_link_model_default(struct spritz_link_model *m)
 }
 
 /* Serialization of one packet at speed_mbps, ps (rounded to nearest). */
-uint32_t spritz_serialization_ps(uint32_t packet_bytes, uint32_t speed_mbps)
+uint64_t spritz_serialization_ps(uint32_t packet_bytes, uint32_t speed_mbps)
 {
 	uint64_t bits = (uint64_t)packet_bytes * 8;
 
 	if (!speed_mbps)
 		return 0;
-	/* bits / (Mb/s) = us; * 1e6 = ps */
-	return (uint32_t)((bits * 1000000ULL + speed_mbps / 2) / speed_mbps);
+	/* bits / (Mb/s) = us; * 1e6 = ps (at most 2^35 * 10^6: no overflow) */
+	return (bits * 1000000ULL + speed_mbps / 2) / speed_mbps;
 }
 
 /* Set the link model and recompute every hop latency. */
@@ -116,7 +116,7 @@ struct spritz_topo *spritz_topo_alloc(int nsw, size_t nports)
 	t->port_type = calloc(nports ? nports : 1, 1);
 	t->port_cable_ps = calloc(nports ? nports : 1, sizeof(uint32_t));
 	t->port_speed_mbps = calloc(nports ? nports : 1, sizeof(uint32_t));
-	t->port_hop_ps = calloc(nports ? nports : 1, sizeof(uint32_t));
+	t->port_hop_ps = calloc(nports ? nports : 1, sizeof(uint64_t));
 	spritz_link_model_default(&t->model);
 	t->bound = (struct spritz_bound){ -1, -1, -1 };
 	if (!t->hosts || !t->port_off || !t->port_nbr || !t->port_type || !t->port_cable_ps ||

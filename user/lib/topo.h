@@ -71,6 +71,16 @@ enum spritz_policy {
 	SPRITZ_POLICY_DRAGONFLY,
 };
 
+/*
+ * What the link model accepts (fabric files, spritzctl's options): speeds
+ * up to 1 Pb/s, cable latencies up to 4 ms, packets up to 10^6 bytes.  A
+ * hop (cable plus the serialization of up to 8 * 10^6 bits at 1 Mb/s, 8 s)
+ * and a path of SPRITZ_PATH_MAX_HOPS hops need 64-bit picoseconds.
+ */
+#define SPRITZ_MAX_SPEED_MBPS 1000000000U
+#define SPRITZ_MAX_CABLE_PS 4000000000U
+#define SPRITZ_MAX_PACKET_BYTES 1000000U
+
 /* Link latency model (paper Table I); defaults from include/spritz/defaults.h. */
 struct spritz_link_model {
 	uint32_t speed_mbps;     /* default link speed */
@@ -104,7 +114,7 @@ struct spritz_topo {
 	uint8_t *port_type;        /* enum spritz_link_type */
 	uint32_t *port_cable_ps;   /* explicit cable latency, 0 = model default */
 	uint32_t *port_speed_mbps; /* explicit speed, 0 = model default */
-	uint32_t *port_hop_ps;     /* hop latency (spritz_topo_set_model()) */
+	uint64_t *port_hop_ps;     /* hop latency (spritz_topo_set_model()) */
 	int max_degree;
 
 	struct spritz_link_model model;
@@ -142,7 +152,7 @@ static inline int spritz_topo_port_type(const struct spritz_topo *t, int s, int 
 int spritz_topo_port_of(const struct spritz_topo *t, int s, int n);
 
 /* Latency of one hop over port i of switch s (cable + serialization), ps. */
-static inline uint32_t spritz_topo_hop_ps(const struct spritz_topo *t, int s, int i)
+static inline uint64_t spritz_topo_hop_ps(const struct spritz_topo *t, int s, int i)
 {
 	return t->port_hop_ps[t->port_off[s] + i];
 }
@@ -154,7 +164,7 @@ static inline uint32_t spritz_topo_hop_ps(const struct spritz_topo *t, int s, in
 void spritz_topo_set_model(struct spritz_topo *t, const struct spritz_link_model *m);
 
 /* Serialization of one packet at speed_mbps, ps (rounded to nearest). */
-uint32_t spritz_serialization_ps(uint32_t packet_bytes, uint32_t speed_mbps);
+uint64_t spritz_serialization_ps(uint32_t packet_bytes, uint32_t speed_mbps);
 
 /* Hop distance between two switches. */
 int spritz_topo_dist(const struct spritz_topo *t, int u, int v);
@@ -210,8 +220,20 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 /*
  * TOPO string: "dragonfly:p=4,a=8,h=4" | "slimfly:q=9,p=7" | "file:PATH".
  * Omitted p: Dragonfly p = h, Slim Fly p = ceil(k/2) (the paper's choice).
+ * spritz_topo_parse() = spritz_topo_spec_parse() (the string alone: keys,
+ * values, defaults) + spritz_topo_build() (the families' own checks, the
+ * fabric file).  @s is left as it was on error; path points into @spec.
  */
+struct spritz_topo_spec {
+	enum spritz_topo_kind kind;
+	int p, a, h, q;            /* Dragonfly p, a, h; Slim Fly q, p */
+	const char *path;          /* fabric file */
+};
+
 int spritz_topo_parse(const char *spec, struct spritz_topo **out, char *err, size_t errlen);
+int spritz_topo_spec_parse(const char *spec, struct spritz_topo_spec *s, char *err, size_t errlen);
+int spritz_topo_build(const struct spritz_topo_spec *s, struct spritz_topo **out, char *err,
+		      size_t errlen);
 
 /* Finite field GF(q), q = prime^k < 256, elements 0..q-1 (base-prime digits). */
 struct spritz_gf {

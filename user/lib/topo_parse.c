@@ -83,10 +83,11 @@ out:
 	return ret;
 }
 
-/* Parse a TOPO string and build the fabric. */
-int spritz_topo_parse(const char *spec, struct spritz_topo **out, char *err, size_t errlen)
+/* Parse a TOPO string into @s; nothing is built. */
+int spritz_topo_spec_parse(const char *spec, struct spritz_topo_spec *s, char *err, size_t errlen)
 {
 	const char *colon = spec ? strchr(spec, ':') : NULL;
+	struct spritz_topo_spec ns = { 0 };
 	size_t fam;
 	int ret;
 
@@ -101,29 +102,58 @@ int spritz_topo_parse(const char *spec, struct spritz_topo **out, char *err, siz
 		ret = parse_kv(colon + 1, kv, 3, err, errlen);
 		if (ret)
 			return ret;
-		return spritz_dragonfly(kv[0].set ? (int)kv[0].val : (int)kv[2].val, (int)kv[1].val,
-					(int)kv[2].val, out, err, errlen);
-	}
-	if (fam == 7 && !strncmp(spec, "slimfly", 7)) {
+		ns.kind = SPRITZ_TOPO_DRAGONFLY;
+		ns.a = (int)kv[1].val;
+		ns.h = (int)kv[2].val;
+		ns.p = kv[0].set ? (int)kv[0].val : ns.h;
+	} else if (fam == 7 && !strncmp(spec, "slimfly", 7)) {
 		struct kv kv[] = { { "q", 0, 0, 1 }, { "p", 0, 0, 0 } };
 		int k;
 
 		ret = parse_kv(colon + 1, kv, 2, err, errlen);
 		if (ret)
 			return ret;
-		k = spritz_slimfly_degree((int)kv[0].val);
-		if (k < 0)
-			return spritz_slimfly((int)kv[0].val, 0, out, err, errlen);
-		return spritz_slimfly((int)kv[0].val, kv[1].set ? (int)kv[1].val : (k + 1) / 2,
-				      out, err, errlen);
-	}
-	if (fam == 4 && !strncmp(spec, "file", 4)) {
+		ns.kind = SPRITZ_TOPO_SLIMFLY;
+		ns.q = (int)kv[0].val;
+		/* a q that is not allowed is reported by spritz_slimfly() */
+		k = spritz_slimfly_degree(ns.q);
+		ns.p = kv[1].set ? (int)kv[1].val : k < 0 ? 0 : (k + 1) / 2;
+	} else if (fam == 4 && !strncmp(spec, "file", 4)) {
 		if (!colon[1]) {
 			errf("file: needs a path");
 			return -EINVAL;
 		}
-		return spritz_fabric_load(colon + 1, out, err, errlen);
+		ns.kind = SPRITZ_TOPO_FILE;
+		ns.path = colon + 1;
+	} else {
+		errf("unknown topology family \"%.*s\" (dragonfly, slimfly, file)", (int)fam, spec);
+		return -EINVAL;
 	}
-	errf("unknown topology family \"%.*s\" (dragonfly, slimfly, file)", (int)fam, spec);
+	*s = ns;
+	return 0;
+}
+
+/* Build the fabric a parsed TOPO string names. */
+int spritz_topo_build(const struct spritz_topo_spec *s, struct spritz_topo **out, char *err,
+		      size_t errlen)
+{
+	switch (s->kind) {
+	case SPRITZ_TOPO_DRAGONFLY:
+		return spritz_dragonfly(s->p, s->a, s->h, out, err, errlen);
+	case SPRITZ_TOPO_SLIMFLY:
+		return spritz_slimfly(s->q, s->p, out, err, errlen);
+	case SPRITZ_TOPO_FILE:
+		return spritz_fabric_load(s->path, out, err, errlen);
+	}
+	errf("unknown topology kind %d", (int)s->kind);
 	return -EINVAL;
+}
+
+/* Parse a TOPO string and build the fabric. */
+int spritz_topo_parse(const char *spec, struct spritz_topo **out, char *err, size_t errlen)
+{
+	struct spritz_topo_spec s;
+	int ret = spritz_topo_spec_parse(spec, &s, err, errlen);
+
+	return ret ? ret : spritz_topo_build(&s, out, err, errlen);
 }

@@ -157,7 +157,7 @@ int cmd_paths(int argc, char **argv)
 	ret = EXIT_OK;
 	for (d = d0; d < d1; d++) {
 		int n = spritz_paths_list(t, (int)o.src, d, list, cap), i;
-		uint32_t longest;
+		uint64_t longest;
 
 		if (n < 0) {
 			ctl_err("failed to list paths from %ld to %d: error %d", o.src, d, n);

@@ -87,7 +87,7 @@ int cmd_topo(int argc, char **argv)
 	struct ctl_link_opts lo;
 	struct spritz_topo *t;
 	struct topo_summary S;
-	uint32_t lhop, ghop;
+	uint64_t lhop, ghop;
 	int opt, ret;
 
 	ctl_link_opts_init(&lo);
@@ -149,7 +149,8 @@ int cmd_topo(int argc, char **argv)
 			"global_hop_ns", ctl_json_ns(ghop)));
 		ret = ctl_json_print(j);
 	} else {
-		char b[64];
+		char b[64], gbps[24];
+		size_t n;
 
 		bound_str(&t->bound, b, sizeof(b));
 		printf("topology   %s\n", t->name);
@@ -169,9 +170,15 @@ int cmd_topo(int argc, char **argv)
 		printf("diameter   %d\n", t->diameter);
 		printf("policy     %s\n", policy_name(t));
 		printf("bound      %s\n", b);
-		printf("hop        local %.1f ns, global %.1f ns (%.0f Gb/s, %u B packets)\n",
-		       lhop / 1000.0, ghop / 1000.0, t->model.speed_mbps / 1000.0,
-		       t->model.packet_bytes);
+		/* Gb/s with the decimals it has: 400, 2.5, 0.001 (not "0") */
+		n = (size_t)snprintf(gbps, sizeof(gbps), "%u.%03u", t->model.speed_mbps / 1000,
+				     t->model.speed_mbps % 1000);
+		while (gbps[n - 1] == '0')
+			gbps[--n] = '\0';
+		if (gbps[n - 1] == '.')
+			gbps[n - 1] = '\0';
+		printf("hop        local %.1f ns, global %.1f ns (%s Gb/s, %u B packets)\n",
+		       lhop / 1000.0, ghop / 1000.0, gbps, t->model.packet_bytes);
 		ret = EXIT_OK;
 	}
 	spritz_topo_free(t);

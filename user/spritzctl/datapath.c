@@ -537,7 +537,7 @@ int ctl_table_build(struct spritz_topo *t, uint32_t src, struct ctl_table *tb)
 	for (d = 0; d < st->nsw; d++) {
 		uint32_t i, n = st->off[d + 1] - st->off[d];
 		const struct spritz_path *p = st->paths + st->off[d];
-		uint32_t longest;
+		uint64_t longest;
 
 		if (!n || d == (int)src)
 			continue;
@@ -545,14 +545,12 @@ int ctl_table_build(struct spritz_topo *t, uint32_t src, struct ctl_table *tb)
 		tb->dests[tb->nd] = (struct spritz_nl_dest){ .dst = (uint32_t)d,
 							     .npaths = n,
 							     .paths = tb->paths + k };
-		for (i = 0; i < n; i++, k++) {
-			double w = spritz_weight(p[i].latency_ps, longest, 1);
-			uint32_t bw = (uint32_t)(w * SPRITZ_WEIGHT_ONE + 0.5);
-
-			tb->paths[k] = (struct spritz_nl_path){ .ev = p[i].ev,
-								.lat_class = p[i].lat_class,
-								.base_weight = bw ? bw : 1 };
-		}
+		for (i = 0; i < n; i++, k++)
+			tb->paths[k] = (struct spritz_nl_path){
+				.ev = p[i].ev,
+				.lat_class = p[i].lat_class,
+				.base_weight = spritz_base_weight(p[i].latency_ps, longest)
+			};
 		tb->nd++;
 	}
 	spritz_table_free(st);

@@ -98,7 +98,7 @@ int ctl_json_print(json_t *j)
 }
 
 /* Picoseconds as a JSON real in nanoseconds. */
-json_t *ctl_json_ns(uint32_t ps)
+json_t *ctl_json_ns(uint64_t ps)
 {
 	return json_real(ps / 1000.0);
 }
@@ -189,8 +189,9 @@ int ctl_common_opt(int opt, const char *arg, struct ctl_link_opts *lo, const cha
 		exit(EXIT_OK);
 	case OPT_SPEED:
 		v = ctl_parse_milli(arg);
-		if (v <= 0 || v > 100000000) {
-			ctl_err("failed to parse --speed \"%s\": expected Gb/s, e.g. 400", arg);
+		if (v <= 0 || v > SPRITZ_MAX_SPEED_MBPS) {
+			ctl_err("failed to parse --speed \"%s\": expected Gb/s, e.g. 400, at most %u",
+				arg, SPRITZ_MAX_SPEED_MBPS / 1000);
 			return -1;
 		}
 		lo->speed_mbps = v;
@@ -198,17 +199,19 @@ int ctl_common_opt(int opt, const char *arg, struct ctl_link_opts *lo, const cha
 	case OPT_LOCAL_NS:
 	case OPT_GLOBAL_NS:
 		v = ctl_parse_milli(arg);
-		if (v <= 0 || v > 4000000000L) {
-			ctl_err("failed to parse --%s \"%s\": expected positive ns, e.g. 25",
-				opt == OPT_LOCAL_NS ? "local-ns" : "global-ns", arg);
+		if (v <= 0 || v > SPRITZ_MAX_CABLE_PS) {
+			ctl_err("failed to parse --%s \"%s\": expected positive ns, e.g. 25, at most %u",
+				opt == OPT_LOCAL_NS ? "local-ns" : "global-ns", arg,
+				SPRITZ_MAX_CABLE_PS / 1000);
 			return -1;
 		}
 		*(opt == OPT_LOCAL_NS ? &lo->local_ps : &lo->global_ps) = v;
 		return 1;
 	case OPT_PACKET:
-		v = ctl_parse_long(arg, 1000000);
+		v = ctl_parse_long(arg, SPRITZ_MAX_PACKET_BYTES);
 		if (v <= 0) {
-			ctl_err("failed to parse --packet \"%s\": expected bytes, e.g. 4160", arg);
+			ctl_err("failed to parse --packet \"%s\": expected bytes, e.g. 4160, at most %u",
+				arg, SPRITZ_MAX_PACKET_BYTES);
 			return -1;
 		}
 		lo->packet_bytes = v;

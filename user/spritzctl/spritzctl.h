@@ -100,7 +100,7 @@ long ctl_parse_long(const char *s, long max);
 long ctl_parse_milli(const char *s);
 
 /* Picoseconds as a JSON real in nanoseconds. */
-json_t *ctl_json_ns(uint32_t ps);
+json_t *ctl_json_ns(uint64_t ps);
 
 int cmd_topo(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
