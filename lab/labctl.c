@@ -6,6 +6,7 @@
  *	labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US]
  *	            [--mtu BYTES]
  *	labctl load TOPO [--mode MODE] [--trace] [--rate MBIT] [--host-rate MBIT]
+ *	            [--queue-limit BYTES]
  *	labctl mode MODE
  *	labctl fail TOPO (S:I ... | --fraction F [--seed N]) [--blackhole|--down|--clear]
  *	labctl counters [--reset]
@@ -21,7 +22,8 @@
  * under SPRITZ_SW_PIN_DIR and attaches the program at tc ingress of every
  * switch port in the namespaces sw<S>, then exits (the tc filters hold the
  * program).  --rate and --host-rate are the rates the fabric shapes
- * network and host ports to: the virtual queues UGAL-L reads drain at them
+ * network and host ports to, --queue-limit their queues' hard limit: the
+ * virtual queues UGAL-L reads drain at those rates and hold at most that
  * (without --rate no port is modelled and UGAL-L sees empty queues).
  * MODE: spritz, minimal, valiant, ecmp, ugal-l.  counters prints JSON.  send writes raw frames on a host's
  * device (run it in the host's namespace): an EV-carrying packet from the
@@ -232,10 +234,12 @@ static int cmd_load(int argc, char **argv)
 		{ "trace", no_argument, NULL, 't' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "host-rate", required_argument, NULL, 'R' },
+		{ "queue-limit", required_argument, NULL, 'q' },
 		{}
 	};
 	int mode = SPRITZ_SW_MODE_SPRITZ, c, s, i, k, n, self;
 	double rate = 0, hrate = -1;
+	long limit = 0;
 	uint32_t flags = 0;
 	struct spritz_switch *skel;
 	struct spritz_sw_fds fds;
@@ -253,16 +257,20 @@ static int cmd_load(int argc, char **argv)
 		case 't': flags |= SPRITZ_SW_F_TRACE; break;
 		case 'r': rate = atof(optarg); break;
 		case 'R': hrate = atof(optarg); break;
+		case 'q': limit = atol(optarg); break;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1)
-		die("usage: labctl load TOPO [--mode MODE] [--trace] [--rate MBIT] [--host-rate MBIT]");
+		die("usage: labctl load TOPO [--mode MODE] [--trace] [--rate MBIT] [--host-rate MBIT] "
+		    "[--queue-limit BYTES]");
 	if (hrate < 0)
 		hrate = rate;
 	if (rate < 0 || rate * 1000 > UINT32_MAX || hrate * 1000 > UINT32_MAX)
 		die("failed to parse --rate / --host-rate: not a rate in 0..%u Mbit/s",
 		    UINT32_MAX / 1000);
+	if (limit < 0 || limit > UINT32_MAX)
+		die("failed to parse --queue-limit %ld: not a byte count", limit);
 	t = load_topo(argv[optind]);
 	skel = spritz_switch__open_and_load();
 	if (!skel)
@@ -275,7 +283,7 @@ static int cmd_load(int argc, char **argv)
 	fds.dir = bpf_map__fd(skel->maps.sw_dir);
 	if (spritz_sw_fill(t, &fds, mode, flags, err, sizeof(err)) ||
 	    spritz_sw_set_rates(t, bpf_map__fd(skel->maps.sw_vq), (uint32_t)(rate * 1000 + 0.5),
-				(uint32_t)(hrate * 1000 + 0.5), err, sizeof(err)))
+				(uint32_t)(hrate * 1000 + 0.5), (uint32_t)limit, err, sizeof(err)))
 		die("%s", err);
 	if (bpf_object__pin_maps(skel->obj, SPRITZ_SW_PIN_DIR))
 		die("cannot pin maps under %s: %s", SPRITZ_SW_PIN_DIR, strerror(errno));

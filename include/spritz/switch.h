@@ -148,7 +148,7 @@ struct spritz_sw_vq {
 	__u64 backlog;	 /* bytes queued at last_ns */
 	__u64 last_ns;	 /* CLOCK_MONOTONIC of the last update */
 	__u32 rate_kbps; /* port rate, kbit/s; 0: not modelled (backlog reads 0) */
-	__u32 pad;
+	__u32 limit;	 /* queue limit, bytes (tail drop); 0: none */
 };
 
 /* sw_drops[switch * SPRITZ_SW_DROP_MAX + reason] */

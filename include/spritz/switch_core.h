@@ -380,37 +380,37 @@ static __always_inline __u32 spritz_sw_port_check(__u32 flags, __u32 ifindex, in
 /* -------------------------------------------------------- virtual queue */
 /*
  * A port's virtual output queue (struct spritz_sw_vq): the bytes sent out
- * of the port, drained at the port's rate since the last packet.  It
- * models a work-conserving FIFO at exactly rate_kbps that drops nothing;
- * the BPF switch keeps one per (switch, slot) because it cannot read its
- * egress qdisc's backlog (Documentation/switch.rst, "UGAL-L").
+ * of the port, drained at the port's rate since the last packet, a packet
+ * that does not fit under the limit not counted.  It models a
+ * work-conserving tail-drop FIFO served at exactly rate_kbps; the BPF
+ * switch keeps one per (switch, slot) because it cannot read its egress
+ * qdisc's backlog (Documentation/switch.rst, "UGAL-L").
  */
-#define SPRITZ_SW_VQ_MAX_NS (1ULL << 32)     /* longer idle gaps drain as much */
-#define SPRITZ_SW_VQ_MAX_BYTES 0xffffffffULL /* backlog saturates here */
+#define SPRITZ_SW_VQ_MAX_NS (1ULL << 32) /* idle longer (4.3 s): empty */
 
 /* Backlog in bytes at @now (ns); 0 for a port without a rate. */
 static __always_inline __u64 spritz_sw_vq_backlog(const struct spritz_sw_vq *q, __u64 now)
 {
 	__u64 dt = now > q->last_ns ? now - q->last_ns : 0, drained;
 
-	if (!q->rate_kbps)
+	if (!q->rate_kbps || dt > SPRITZ_SW_VQ_MAX_NS)
 		return 0;
-	if (dt > SPRITZ_SW_VQ_MAX_NS)
-		dt = SPRITZ_SW_VQ_MAX_NS;
-	/* kbit/s * ns = 10^-6 bit; <= 2^32 * 2^32 fits */
+	/* kbit/s * ns = 10^-6 bit; at most 2^32 * 2^32 */
 	drained = dt * q->rate_kbps / 8000000;
 	return q->backlog > drained ? q->backlog - drained : 0;
 }
 
-/* @bytes leave through the port at @now (ns). */
+/* A packet of @bytes leaves through the port at @now (ns). */
 static __always_inline void spritz_sw_vq_add(struct spritz_sw_vq *q, __u64 now, __u32 bytes)
 {
 	__u64 b;
 
 	if (!q->rate_kbps)
 		return;
-	b = spritz_sw_vq_backlog(q, now) + bytes;
-	q->backlog = b < SPRITZ_SW_VQ_MAX_BYTES ? b : SPRITZ_SW_VQ_MAX_BYTES;
+	b = spritz_sw_vq_backlog(q, now);
+	if (!q->limit || b + bytes <= q->limit)
+		b += bytes; /* else: tail drop, the real queue drops it too */
+	q->backlog = b;
 	if (now > q->last_ns)
 		q->last_ns = now;
 }

@@ -212,14 +212,14 @@ int spritz_sw_link_flags(struct spritz_topo *t, int ports_fd, int s, int i, uint
 }
 
 int spritz_sw_set_rates(struct spritz_topo *t, int vq_fd, uint32_t net_kbps, uint32_t host_kbps,
-			char *err, size_t errlen)
+			uint32_t limit, char *err, size_t errlen)
 {
 	uint32_t key;
 	int s, i, ret;
 
 	for (s = 0; s < t->nsw; s++) {
 		for (i = 0; i < SPRITZ_SW_MAX_SLOTS; i++) {
-			struct spritz_sw_vq q = {};
+			struct spritz_sw_vq q = { .limit = limit };
 
 			if (i < SPRITZ_SW_HOST_SLOT0 && i < spritz_topo_degree(t, s))
 				q.rate_kbps = net_kbps;
