@@ -25,8 +25,9 @@
  * network and host ports to, --queue-limit their queues' hard limit: the
  * virtual queues UGAL-L reads drain at those rates and hold at most that
  * (without --rate no port is modelled and UGAL-L sees empty queues).
- * MODE: spritz, minimal, valiant, ecmp, ugal-l.  counters prints JSON.  send writes raw frames on a host's
- * device (run it in the host's namespace): an EV-carrying packet from the
+ * MODE: spritz, minimal, valiant, ecmp, ugal-l.  counters prints JSON.
+ * send writes raw frames on a host's device (run it in the host's
+ * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
  * the receiver), udp (flow label EV, port 9), udp-carrier (UDP to 4791,
  * source port EV), tcp-ack (no payload), tcp-data.  --no-reply uses a
