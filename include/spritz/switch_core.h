@@ -10,9 +10,11 @@
  * One header serves the reference switch pipeline (bpf/spritz_switch.bpf.c,
  * clang -target bpf), the host unit tests (selftests/user/test_switch_core.c)
  * and the simulator (C++).  Rules as in lb.h: no library, no global state,
- * no floating point, no function pointers, no recursion, loops bounded by
- * SPRITZ_SW_MAX_NET_PORTS, and nothing indexed by a value from a packet or
- * a table.  The only divisions are by constants (the virtual queue).
+ * no floating point, no function pointers, no recursion, only loops with
+ * a constant count, and nothing indexed by a value from a packet or a
+ * table.  Two divisions: the port picker's modulo the number of allowed
+ * ports (the paper's "identity hash function with modulo table size") and
+ * the virtual queue's by a constant.
  *
  * The core reads no table, no clock and no random source.  The caller
  * parses the packet, looks up what the switch knows and passes it in
@@ -91,6 +93,7 @@ struct spritz_sw_decision {
 
 /* ------------------------------------------------------------- hashing */
 
+/* One mixing round (multiplicative, Fibonacci constant). */
 static __always_inline __u32 __spritz_sw_mix(__u32 h, __u32 w)
 {
 	h ^= w;
@@ -159,7 +162,7 @@ static __always_inline __u32 spritz_sw_pick_nth(__u64 mask, __u32 x)
 	return pos;
 }
 
-/* Whether a packet at hop limit @hop, in over a link of type @in_local, is at its ECMP 2 switch. */
+/* Whether a packet at hop limit @hop, in over a local link (@in_local), is at its ECMP 2 switch. */
 static __always_inline int __spritz_sw_is_ecmp2(const struct spritz_sw_cfg *cfg,
 						const struct spritz_sw_info *me, __u32 hop,
 						int in_local, __u32 dst_group)
@@ -230,6 +233,7 @@ static __always_inline __u32 spritz_sw_ugal_hval(__u32 p2, __u32 rest)
 
 /* ------------------------------------------------------------ decisions */
 
+/* Decide a drop for @reason (enum spritz_sw_drop). */
 static __always_inline __u32 __spritz_sw_drop(struct spritz_sw_decision *d, __u32 reason)
 {
 	d->drop = reason + 1;
@@ -237,6 +241,7 @@ static __always_inline __u32 __spritz_sw_drop(struct spritz_sw_decision *d, __u3
 	return SPRITZ_SW_V_DROP;
 }
 
+/* Ask the caller for the optional inputs @what (SPRITZ_SW_NEED_*). */
 static __always_inline __u32 __spritz_sw_need(struct spritz_sw_decision *d, __u32 what)
 {
 	d->need = what;
