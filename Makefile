@@ -79,6 +79,11 @@ PTESTS := $(patsubst selftests/bpf/prog_tests/%.c,$(OUT)/selftests/bpf/%,$(PTEST
 BENCH_SRCS := $(sort $(wildcard selftests/bench/*.c))
 BENCHES := $(patsubst selftests/bench/%.c,$(OUT)/selftests/bench/%,$(BENCH_SRCS))
 
+# The plain-C cores the simulator includes must compile as C++ too (checked
+# when a C++ compiler is installed).
+CXX_HDRS := include/spritz/switch_core.h
+CXX_CHECK := $(if $(shell command -v $(CXX) 2>/dev/null),$(OUT)/selftests/cxx-headers.ok)
+
 # ------------------------------------------------------------------ kmod
 # Default: every installed Debian kernel that has headers and an image.
 KVERS ?= $(shell scripts/kernels 2>/dev/null)
@@ -92,7 +97,7 @@ all: user bpf kmod
 
 user: $(SPRITZCTL) $(LABS)
 bpf: $(BPF_OBJS) $(BPF_SKELS)
-tests: $(UTESTS) $(PTESTS) $(BENCHES) asan fuzzers
+tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) asan fuzzers
 
 $(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(msg) CC $<
@@ -134,6 +139,14 @@ $(OUT)/lab/%: lab/%.c $(LIBSPRITZ) $(BPF_SKELS)
 	$(msg) CC $<
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
+
+$(OUT)/selftests/cxx-headers.ok: $(CXX_HDRS) $(wildcard include/spritz/*.h)
+	$(msg) CXX $(CXX_HDRS)
+	@mkdir -p $(@D)
+	$(Q)for h in $(CXX_HDRS); do \
+		$(CXX) -std=c++17 $(WARN) -I$(SRC)/include -fsyntax-only -x c++ $$h || exit 1; \
+	done
+	$(Q)touch $@
 
 $(OUT)/selftests/user/%: selftests/user/%.c $(LIBSPRITZ) selftests/lib/test.h $(wildcard selftests/user/*.h)
 	$(msg) CC $<

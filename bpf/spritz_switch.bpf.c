@@ -10,43 +10,32 @@
  *                   device (egress), with the hop limit / TTL decremented
  *                   and the MACs rewritten.
  *
- * Per packet, in this order (Documentation/switch.rst):
+ * The program parses, looks up and rewrites; every decision - role
+ * detection, EV1/EV2 steering, Dragonfly's same-group rule, the default
+ * table, the modes (Spritz, Minimal, Valiant, ECMP, UGAL-L) and the drop
+ * reasons - is include/spritz/switch_core.h, shared with the unit tests and
+ * the simulator.  Per packet (Documentation/switch.rst):
  *
  *   1. Not arriving on a switch port (sw_ingress has no entry): TC_ACT_OK.
- *   2. Not IPv4/IPv6: drop (hosts have static neighbours, no ARP/NDP).
- *      IP header cut short: drop.  Destination not in sw_dir: drop.
- *      Hop limit <= 1: drop.
- *   3. Destination switch is this one: to the host slot (role DELIVER).
- *   4. Role: ECMP 1 if the packet came from a host port.  ECMP 2 if it came
- *      from a network port with hop limit SPRITZ_SW_HOP_INIT - 1 (i.e. it
- *      is the second switch of the path: every switch decrements, hosts
- *      send SPRITZ_SW_HOP_INIT) and, in a Dragonfly, the port is a local
- *      link and the destination is in another group (§III-B).  Otherwise
- *      no role: default table.
- *   5. ECMP 1 uses EV1, ECMP 2 uses EV2 as an index into the canonical
- *      port order (identity hash), restricted to the ports that stage may
- *      use: Dragonfly ECMP 1 to a same-group destination local ports only,
- *      Dragonfly ECMP 2 global ports only, otherwise every network port.
- *      An index out of range or not allowed - SPRITZ_EV2_UNUSED included -
- *      falls back to the default table; a bad EV never drops.
- *   6. Blackholed port: data dropped, TCP segments without payload pass.
- *      Down port: everything dropped.
+ *   2. Parse; not IPv4/IPv6 or a cut-short IP header: drop.
+ *   3. Look up the destination (sw_dir), its group, the default route and
+ *      this switch's info; hash the flow and the packet, draw a random
+ *      value; spritz_sw_decide().  UGAL-L asks for more: whether a packet
+ *      at ECMP 2 came over its previous switch's default route (that
+ *      switch's sw_routes entry), and at ECMP 1 the virtual queues and hop
+ *      counts of the minimal and the Valiant candidate's path.
+ *   4. spritz_sw_port_check() on the output port (down, blackhole).
+ *   5. Rewrite MACs and hop limit / TTL, count, add the packet to the
+ *      port's virtual queue (sw_vq), bpf_redirect().
  *
  * EV: UDP to a carrier port (4789, 6081, 4791, 4793): the source port;
  * other IPv6: flow label bits 0-15; other IPv4: none (default table).
- *
- * Modes (sw_cfg.mode): SPRITZ as above; MINIMAL default table only;
- * ECMP the same roles with EV1/EV2 replaced by a hash of the 5-tuple and
- * flow label (one fixed path per flow, minimal or not); VALIANT the same
- * roles with a fresh random value per packet and switch (the paper's
- * Valiant: "next hop sampled uniformly but independently at each switch").
- * In ECMP and VALIANT the value picks among the allowed ports by modulo.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
-#include <spritz/switch.h>
+#include <spritz/switch_core.h>
 
 #define TC_ACT_OK 0
 #define TC_ACT_SHOT 2
@@ -120,6 +109,13 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_MAX_SLOTS);
+	__type(key, __u32);
+	__type(value, struct spritz_sw_vq);
+} sw_vq SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct spritz_sw_trace);
@@ -138,6 +134,7 @@ struct pkt {
 	__u8 proto;
 	__u8 has_ports;
 	__u8 pure_ack;	  /* TCP without payload */
+	__u32 w1, w2;	  /* words that change per packet: TCP seq, ack; IPv4 id */
 };
 
 /* 0 on success, else 1 + enum spritz_sw_drop. */
@@ -178,6 +175,7 @@ static __always_inline int parse(struct __sk_buff *skb, struct pkt *p)
 		__builtin_memcpy(&p->addr[1][12], &ip.daddr, 4);
 		p->l4off = ETH_HLEN + ihl;
 		p->l4len = bpf_ntohs(ip.tot_len) > ihl ? bpf_ntohs(ip.tot_len) - ihl : 0;
+		p->w1 = ip.id;
 		if (ip.frag_off & bpf_htons(0x3fff))
 			return 0; /* fragment: no ports */
 	} else {
@@ -193,68 +191,27 @@ static __always_inline int parse(struct __sk_buff *skb, struct pkt *p)
 		}
 	}
 	if (p->has_ports && p->proto == PROTO_TCP) {
+		__u32 seqack[2];
 		__u8 doff;
 
 		if (!bpf_skb_load_bytes(skb, p->l4off + 12, &doff, 1) &&
 		    p->l4len == (__u32)(doff >> 4) * 4)
 			p->pure_ack = 1;
+		if (!bpf_skb_load_bytes(skb, p->l4off + 4, seqack, sizeof(seqack))) {
+			p->w1 ^= seqack[0];
+			p->w2 = seqack[1];
+		}
 	}
 	return 0;
-}
-
-static __always_inline int udp_carrier(__u16 dport)
-{
-	return SPRITZ_UDP_DEFAULT_CARRIER(dport);
 }
 
 /* The EV the packet carries; -1 if it carries none. */
 static __always_inline int carried_ev(const struct pkt *p)
 {
-	if (p->proto == PROTO_UDP && p->has_ports && udp_carrier(p->dport))
+	if (p->proto == PROTO_UDP && p->has_ports && SPRITZ_UDP_DEFAULT_CARRIER(p->dport))
 		return p->sport;
 	if (p->v6)
 		return p->flowlabel & 0xffff;
-	return -1;
-}
-
-static __always_inline __u32 mix(__u32 h, __u32 w)
-{
-	h ^= w;
-	h *= 0x9e3779b1;
-	return h ^ (h >> 15);
-}
-
-/* Flow hash: 5-tuple and flow label (the ECMP baseline). */
-static __always_inline __u32 flow_hash(const struct pkt *p, __u32 seed)
-{
-	__u32 h = seed, w, i;
-
-	for (i = 0; i < 8; i++) {
-		__builtin_memcpy(&w, &p->addr[i / 4][(i % 4) * 4], 4);
-		h = mix(h, w);
-	}
-	h = mix(h, ((__u32)p->sport << 16) | p->dport);
-	h = mix(h, ((__u32)p->proto << 24) ^ p->flowlabel);
-	return mix(h, 0x5a17);
-}
-
-/* The x-th (mod count) set bit of mask, or -1 if mask is empty. */
-static __always_inline int pick_nth(__u64 mask, __u32 x)
-{
-	__u32 n = 0, i;
-
-	for (i = 0; i < SPRITZ_SW_MAX_NET_PORTS; i++)
-		n += (mask >> i) & 1;
-	if (!n)
-		return -1;
-	x %= n;
-	for (i = 0; i < SPRITZ_SW_MAX_NET_PORTS; i++) {
-		if (!((mask >> i) & 1))
-			continue;
-		if (!x)
-			return i;
-		x--;
-	}
 	return -1;
 }
 
@@ -277,29 +234,126 @@ static __always_inline int drop(__u32 sw, __u32 reason, struct spritz_sw_trace *
 
 /* -------------------------------------------------------------- program */
 
+/* Virtual queue backlog of (sw, slot) now, saturated to 32 bits. */
+static __always_inline __u32 vq_backlog(__u32 sw, __u32 slot, __u64 now)
+{
+	__u32 key = SPRITZ_SW_SLOT_KEY(sw, slot);
+	struct spritz_sw_vq *q = bpf_map_lookup_elem(&sw_vq, &key);
+	__u64 b;
+
+	if (!q)
+		return 0;
+	b = spritz_sw_vq_backlog(q, now);
+	return b > 0xffffffffULL ? 0xffffffffU : (__u32)b;
+}
+
+/* Peer switch behind (sw, slot); SPRITZ_SW_NONE if the slot is not set up. */
+static __always_inline __u32 peer_of(__u32 sw, __u32 slot)
+{
+	__u32 key = SPRITZ_SW_SLOT_KEY(sw, slot);
+	struct spritz_sw_port *pt = bpf_map_lookup_elem(&sw_ports, &key);
+
+	return pt && (pt->flags & SPRITZ_SW_PORT_VALID) && slot < SPRITZ_SW_MAX_NET_PORTS &&
+			       pt->peer < SPRITZ_SW_MAX_SWITCHES
+		       ? pt->peer
+		       : SPRITZ_SW_NONE;
+}
+
+/* Default route from sw to d; NULL if none. */
+static __always_inline struct spritz_sw_route *route_of(__u32 sw, __u32 d)
+{
+	__u32 key = SPRITZ_SW_ROUTE_KEY(sw, d);
+
+	if (sw >= SPRITZ_SW_MAX_SWITCHES || d >= SPRITZ_SW_MAX_SWITCHES)
+		return NULL;
+	return bpf_map_lookup_elem(&sw_routes, &key);
+}
+
+/* SPRITZ_SW_NEED_PREV: did the packet come over its previous switch's default route? */
+static __always_inline void fill_prev(__u32 me, struct spritz_sw_pkt *in)
+{
+	__u32 prev = peer_of(me, in->in_slot);
+	struct spritz_sw_route *rt = route_of(prev, in->dst_sw);
+
+	/* unknown: treat as minimal (default table) */
+	in->in_minimal = !rt || peer_of(prev, rt->port) == me;
+	in->have |= SPRITZ_SW_HAVE_PREV;
+}
+
+/* SPRITZ_SW_NEED_UGAL: queues and hop counts of the two candidates. */
+static __always_inline void fill_ugal(const struct spritz_sw_cfg *cfg,
+				      const struct spritz_sw_info *mi, __u32 me,
+				      struct spritz_sw_pkt *in, __u32 p1)
+{
+	struct spritz_sw_route *rt = route_of(me, in->dst_sw), *rest;
+	__u32 n1 = peer_of(me, p1), last, p2 = SPRITZ_SW_SLOT_NONE;
+	struct spritz_sw_info *n1i = NULL;
+	__u64 now = bpf_ktime_get_ns();
+
+	in->have |= SPRITZ_SW_HAVE_UGAL;
+	if (n1 != SPRITZ_SW_NONE) {
+		n1i = bpf_map_lookup_elem(&sw_info, &n1);
+		p2 = spritz_sw_ugal_hop2(cfg, mi, n1i, n1, p1, in);
+	}
+	last = p2 == SPRITZ_SW_SLOT_NONE ? n1 : peer_of(n1, p2);
+	rest = route_of(last, in->dst_sw);
+	if (!rt || !rest) {
+		/* a candidate we cannot cost loses */
+		in->q_min = in->h_min = 0;
+		in->q_val = in->h_val = 1;
+		return;
+	}
+	in->h_min = rt->hops;
+	in->h_val = spritz_sw_ugal_hval(p2, rest->hops);
+	in->q_min = vq_backlog(me, in->route_port, now);
+	in->q_val = vq_backlog(me, p1, now);
+}
+
+/*
+ * spritz_sw_decide() as a global function: the verifier checks it once, for
+ * any inputs, instead of once per call (the program calls it up to three
+ * times).  @have_me: 0 if the switch has no sw_info entry.
+ */
+__noinline int sw_decide(const struct spritz_sw_info *me, int have_me, __u32 sw,
+			 const struct spritz_sw_pkt *p, struct spritz_sw_decision *d)
+{
+	__u32 zero = 0;
+	struct spritz_sw_cfg *cfg = bpf_map_lookup_elem(&sw_cfg, &zero);
+
+	if (!cfg || !me || !p || !d)
+		return SPRITZ_SW_V_DROP;
+	/* two calls, not "have_me ? me : NULL": the verifier must see the
+	 * NULL check on the register that is dereferenced */
+	if (!have_me)
+		return spritz_sw_decide(cfg, NULL, sw, p, d);
+	return spritz_sw_decide(cfg, me, sw, p, d);
+}
+
 SEC("tc")
 int spritz_switch(struct __sk_buff *skb)
 {
 	struct spritz_sw_trace *tr = NULL;
+	struct spritz_sw_decision dec = {};
 	struct spritz_sw_dir_key dkey;
 	struct spritz_sw_dir_val *dv;
-	struct spritz_sw_info *mi, *di;
-	struct spritz_sw_port *out, *inp;
+	struct spritz_sw_info *mi, *di, info = {};
+	struct spritz_sw_pkt in = {};
 	struct spritz_sw_route *rt;
+	struct spritz_sw_port *out;
 	struct spritz_sw_ctr *ctr;
 	struct spritz_sw_cfg *cfg;
-	struct spritz_sw_in *in;
-	__u32 zero = 0, ifi, me, d, key, slot, role;
+	struct spritz_sw_in *ing;
+	struct spritz_sw_vq *vq;
+	__u32 zero = 0, ifi, me, key, ret, why;
 	struct pkt p = {};
-	int ret, ev, port = -1, steered = 0;
 	__u8 hop;
 
 	cfg = bpf_map_lookup_elem(&sw_cfg, &zero);
 	ifi = skb->ingress_ifindex;
-	in = bpf_map_lookup_elem(&sw_ingress, &ifi);
-	if (!cfg || !in || in->sw >= SPRITZ_SW_MAX_SWITCHES || in->slot >= SPRITZ_SW_MAX_SLOTS)
+	ing = bpf_map_lookup_elem(&sw_ingress, &ifi);
+	if (!cfg || !ing || ing->sw >= SPRITZ_SW_MAX_SWITCHES || ing->slot >= SPRITZ_SW_MAX_SLOTS)
 		return TC_ACT_OK;
-	me = in->sw;
+	me = ing->sw;
 	if (cfg->flags & SPRITZ_SW_F_TRACE) {
 		tr = bpf_map_lookup_elem(&sw_trace, &zero);
 		if (tr) {
@@ -308,7 +362,7 @@ int spritz_switch(struct __sk_buff *skb)
 			__builtin_memset(tr, 0, sizeof(*tr));
 			tr->seq = seq;
 			tr->sw = me;
-			tr->in_slot = in->slot;
+			tr->in_slot = ing->slot;
 			tr->out_slot = SPRITZ_SW_SLOT_NONE;
 		}
 	}
@@ -318,97 +372,61 @@ int spritz_switch(struct __sk_buff *skb)
 		return drop(me, ret - 1, tr);
 	if (tr)
 		tr->hop_in = p.hop;
+
+	/* what the switch knows: the core decides (switch_core.h) */
+	in.in_slot = ing->slot;
+	in.hop = p.hop;
+	in.dst_sw = SPRITZ_SW_NONE;
+	in.dst_group = SPRITZ_SW_NONE;
+	in.route_port = SPRITZ_SW_SLOT_NONE;
 	dkey.prefixlen = 128;
 	__builtin_memcpy(dkey.addr, p.addr[1], 16);
 	dv = bpf_map_lookup_elem(&sw_dir, &dkey);
-	if (!dv || dv->sw >= SPRITZ_SW_MAX_SWITCHES)
-		return drop(me, SPRITZ_SW_DROP_NO_ROUTE, tr);
-	d = dv->sw;
+	if (dv && dv->sw < SPRITZ_SW_MAX_SWITCHES) {
+		in.dst_sw = dv->sw;
+		in.dst_slot = dv->slot;
+		di = bpf_map_lookup_elem(&sw_info, &in.dst_sw);
+		if (di)
+			in.dst_group = di->group;
+		rt = route_of(me, in.dst_sw);
+		if (rt)
+			in.route_port = rt->port;
+	}
 	if (tr)
-		tr->dst_sw = d;
-	if (p.hop <= 1)
-		return drop(me, SPRITZ_SW_DROP_HOP_LIMIT, tr);
-
-	if (d == me) {
-		/* Destination switch: the host slot of an exact host entry. */
-		if (dv->slot < SPRITZ_SW_HOST_SLOT0 || dv->slot >= SPRITZ_SW_MAX_SLOTS)
-			return drop(me, SPRITZ_SW_DROP_NO_ROUTE, tr);
-		role = SPRITZ_SW_ROLE_DELIVER;
-		slot = dv->slot;
-		goto send;
-	}
-
+		tr->dst_sw = in.dst_sw == SPRITZ_SW_NONE ? 0 : in.dst_sw;
+	in.ev = carried_ev(&p);
+	in.flow_hash = spritz_sw_flow_hash(p.addr[0], p.addr[1], p.sport, p.dport, p.proto,
+					   p.flowlabel, cfg->seed);
+	in.pkt_hash = spritz_sw_pkt_hash(in.flow_hash, p.w1, p.w2);
+	in.rnd = bpf_get_prandom_u32();
 	mi = bpf_map_lookup_elem(&sw_info, &me);
-	di = bpf_map_lookup_elem(&sw_info, &d);
-	if (!mi || !di)
-		return drop(me, SPRITZ_SW_DROP_NO_ROUTE, tr);
+	if (mi)
+		info = *mi;
 
-	/* Role detection (§III-A) and the ports each ECMP stage may use. */
-	role = SPRITZ_SW_ROLE_DEFAULT;
-	if (cfg->mode != SPRITZ_SW_MODE_MINIMAL) {
-		bool df = cfg->policy == SPRITZ_SW_POLICY_DRAGONFLY;
-		__u64 mask = 0;
-		__u32 x = 0;
-
-		if (in->slot >= SPRITZ_SW_HOST_SLOT0) {
-			role = SPRITZ_SW_ROLE_ECMP1;
-			mask = df && di->group == mi->group ? mi->local_mask : mi->all_mask;
-		} else if (p.hop == (__u8)(cfg->hop_init - 1)) {
-			key = SPRITZ_SW_SLOT_KEY(me, in->slot);
-			inp = bpf_map_lookup_elem(&sw_ports, &key);
-			if (!df || (inp && inp->type == SPRITZ_SW_LINK_LOCAL &&
-				    di->group != mi->group)) {
-				role = SPRITZ_SW_ROLE_ECMP2;
-				mask = df ? mi->all_mask & ~mi->local_mask : mi->all_mask;
-			}
-		}
-		if (role != SPRITZ_SW_ROLE_DEFAULT) {
-			if (cfg->mode == SPRITZ_SW_MODE_SPRITZ) {
-				ev = carried_ev(&p);
-				if (tr)
-					tr->ev = ev;
-				if (ev >= 0) {
-					x = role == SPRITZ_SW_ROLE_ECMP1 ? SPRITZ_EV1(ev) : SPRITZ_EV2(ev);
-					if (x < SPRITZ_SW_MAX_NET_PORTS && ((mask >> x) & 1))
-						port = x;
-				}
-			} else {
-				if (cfg->mode == SPRITZ_SW_MODE_ECMP) {
-					x = flow_hash(&p, cfg->seed);
-					x = role == SPRITZ_SW_ROLE_ECMP1 ? x >> 16 : x & 0xffff;
-				} else {
-					x = bpf_get_prandom_u32();
-				}
-				if (tr)
-					tr->ev = x;
-				port = pick_nth(mask, x);
-			}
-		}
+	ret = sw_decide(&info, !!mi, me, &in, &dec);
+	if (ret == SPRITZ_SW_V_NEED && (dec.need & SPRITZ_SW_NEED_PREV)) {
+		fill_prev(me, &in);
+		ret = sw_decide(&info, !!mi, me, &in, &dec);
 	}
-	if (port >= 0) {
-		steered = 1;
-	} else {
-		key = SPRITZ_SW_ROUTE_KEY(me, d);
-		rt = bpf_map_lookup_elem(&sw_routes, &key);
-		if (!rt || rt->port >= SPRITZ_SW_MAX_NET_PORTS)
-			return drop(me, SPRITZ_SW_DROP_NO_PORT, tr);
-		port = rt->port;
+	if (ret == SPRITZ_SW_V_NEED && (dec.need & SPRITZ_SW_NEED_UGAL) && mi) {
+		fill_ugal(cfg, &info, me, &in, dec.val_port);
+		ret = sw_decide(&info, !!mi, me, &in, &dec);
 	}
-	slot = port;
-
-send:
 	if (tr) {
-		tr->role = role;
-		tr->steered = steered;
+		tr->role = dec.role;
+		tr->steered = dec.steered;
+		tr->ev = dec.ev;
 	}
-	key = SPRITZ_SW_SLOT_KEY(me, slot);
+	if (ret != SPRITZ_SW_V_FORWARD)
+		return drop(me, dec.drop ? dec.drop - 1 : SPRITZ_SW_DROP_NO_PORT, tr);
+
+	key = SPRITZ_SW_SLOT_KEY(me, dec.slot);
 	out = bpf_map_lookup_elem(&sw_ports, &key);
-	if (!out || !(out->flags & SPRITZ_SW_PORT_VALID) || !out->ifindex)
+	if (!out)
 		return drop(me, SPRITZ_SW_DROP_NO_PORT, tr);
-	if (out->flags & SPRITZ_SW_PORT_DOWN)
-		return drop(me, SPRITZ_SW_DROP_DOWN, tr);
-	if ((out->flags & SPRITZ_SW_PORT_BLACKHOLE) && !p.pure_ack)
-		return drop(me, SPRITZ_SW_DROP_BLACKHOLE, tr);
+	why = spritz_sw_port_check(out->flags, out->ifindex, p.pure_ack);
+	if (why)
+		return drop(me, why - 1, tr);
 
 	/* Rewrite: MACs, hop limit / TTL (with the IPv4 checksum). */
 	if (bpf_skb_store_bytes(skb, 0, out->dst_mac, 6, 0) ||
@@ -432,8 +450,11 @@ send:
 		ctr->packets++;
 		ctr->bytes += skb->len;
 	}
+	vq = bpf_map_lookup_elem(&sw_vq, &key);
+	if (vq)
+		spritz_sw_vq_add(vq, bpf_ktime_get_ns(), skb->len);
 	if (tr) {
-		tr->out_slot = slot;
+		tr->out_slot = dec.slot;
 		tr->ifindex = out->ifindex;
 	}
 	return bpf_redirect(out->ifindex, 0);

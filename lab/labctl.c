@@ -5,7 +5,8 @@
  *
  *	labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US]
  *	            [--mtu BYTES]
- *	labctl load TOPO [--mode MODE] [--trace]
+ *	labctl load TOPO [--mode MODE] [--trace] [--rate MBIT] [--host-rate MBIT]
+ *	            [--queue-limit BYTES]
  *	labctl mode MODE
  *	labctl fail TOPO (S:I ... | --fraction F [--seed N]) [--blackhole|--down|--clear]
  *	labctl counters [--reset]
@@ -20,8 +21,13 @@
  * load loads bpf/spritz_switch.bpf.o, fills its maps from TOPO, pins them
  * under SPRITZ_SW_PIN_DIR and attaches the program at tc ingress of every
  * switch port in the namespaces sw<S>, then exits (the tc filters hold the
- * program).  counters prints JSON.  send writes raw frames on a host's
- * device (run it in the host's namespace): an EV-carrying packet from the
+ * program).  --rate and --host-rate are the rates the fabric shapes
+ * network and host ports to, --queue-limit their queues' hard limit: the
+ * virtual queues UGAL-L reads drain at those rates and hold at most that
+ * (without --rate no port is modelled and UGAL-L sees empty queues).
+ * MODE: spritz, minimal, valiant, ecmp, ugal-l.  counters prints JSON.
+ * send writes raw frames on a host's device (run it in the host's
+ * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
  * the receiver), udp (flow label EV, port 9), udp-carrier (UDP to 4791,
  * source port EV), tcp-ack (no payload), tcp-data.  --no-reply uses a
@@ -36,6 +42,7 @@
 #include <linux/if_packet.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,9 +233,14 @@ static int cmd_load(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "trace", no_argument, NULL, 't' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "host-rate", required_argument, NULL, 'R' },
+		{ "queue-limit", required_argument, NULL, 'q' },
 		{}
 	};
 	int mode = SPRITZ_SW_MODE_SPRITZ, c, s, i, k, n, self;
+	double rate = 0, hrate = -1;
+	long limit = 0;
 	uint32_t flags = 0;
 	struct spritz_switch *skel;
 	struct spritz_sw_fds fds;
@@ -241,14 +253,25 @@ static int cmd_load(int argc, char **argv)
 		case 'm':
 			mode = spritz_sw_mode_parse(optarg);
 			if (mode < 0)
-				die("unknown mode %s (spritz, minimal, valiant, ecmp)", optarg);
+				die("unknown mode %s (spritz, minimal, valiant, ecmp, ugal-l)", optarg);
 			break;
 		case 't': flags |= SPRITZ_SW_F_TRACE; break;
+		case 'r': rate = atof(optarg); break;
+		case 'R': hrate = atof(optarg); break;
+		case 'q': limit = atol(optarg); break;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1)
-		die("usage: labctl load TOPO [--mode MODE] [--trace]");
+		die("usage: labctl load TOPO [--mode MODE] [--trace] [--rate MBIT] [--host-rate MBIT] "
+		    "[--queue-limit BYTES]");
+	if (hrate < 0)
+		hrate = rate;
+	if (rate < 0 || rate * 1000 > UINT32_MAX || hrate * 1000 > UINT32_MAX)
+		die("failed to parse --rate / --host-rate: not a rate in 0..%u Mbit/s",
+		    UINT32_MAX / 1000);
+	if (limit < 0 || limit > UINT32_MAX)
+		die("failed to parse --queue-limit %ld: not a byte count", limit);
 	t = load_topo(argv[optind]);
 	skel = spritz_switch__open_and_load();
 	if (!skel)
@@ -259,7 +282,9 @@ static int cmd_load(int argc, char **argv)
 	fds.ingress = bpf_map__fd(skel->maps.sw_ingress);
 	fds.routes = bpf_map__fd(skel->maps.sw_routes);
 	fds.dir = bpf_map__fd(skel->maps.sw_dir);
-	if (spritz_sw_fill(t, &fds, mode, flags, err, sizeof(err)))
+	if (spritz_sw_fill(t, &fds, mode, flags, err, sizeof(err)) ||
+	    spritz_sw_set_rates(t, bpf_map__fd(skel->maps.sw_vq), (uint32_t)(rate * 1000 + 0.5),
+				(uint32_t)(hrate * 1000 + 0.5), (uint32_t)limit, err, sizeof(err)))
 		die("%s", err);
 	if (bpf_object__pin_maps(skel->obj, SPRITZ_SW_PIN_DIR))
 		die("cannot pin maps under %s: %s", SPRITZ_SW_PIN_DIR, strerror(errno));
@@ -292,7 +317,7 @@ static int cmd_mode(int argc, char **argv)
 	int fd, mode;
 
 	if (argc != 2 || (mode = spritz_sw_mode_parse(argv[1])) < 0)
-		die("usage: labctl mode spritz|minimal|valiant|ecmp");
+		die("usage: labctl mode spritz|minimal|valiant|ecmp|ugal-l");
 	fd = pinned("sw_cfg");
 	if (bpf_map_lookup_elem(fd, &zero, &cfg))
 		die("sw_cfg: %s", strerror(errno));

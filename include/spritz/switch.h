@@ -16,11 +16,14 @@
  *	sw_info		array      switch -> group, degree, port masks
  *	sw_ports	array      (switch, slot) -> egress ifindex, MACs, type, flags
  *	sw_ingress	hash       ingress ifindex -> (switch, slot)
- *	sw_routes	array      (switch, dst switch) -> default next port
+ *	sw_routes	array      (switch, dst switch) -> default next port, hops
  *	sw_dir		LPM trie   IPv6 prefix (IPv4 as ::ffff:0:0/96) -> dst switch, host slot
  *	sw_tx		per-CPU    (switch, slot) -> packets, bytes sent
  *	sw_drops	per-CPU    (switch, reason) -> packets dropped
+ *	sw_vq		array      (switch, slot) -> virtual queue: backlog, rate (UGAL-L)
  *	sw_trace	array[1]   last decision (tests; only with SPRITZ_SW_F_TRACE)
+ *
+ * The decisions themselves are include/spritz/switch_core.h.
  *
  * Slots: 0..SPRITZ_SW_MAX_NET_PORTS-1 are network ports in canonical order
  * (the index EV1/EV2 carry, Documentation/paths.rst), SPRITZ_SW_HOST_SLOT0
@@ -58,6 +61,7 @@ enum spritz_sw_mode {
 	SPRITZ_SW_MODE_MINIMAL = 1, /* default table only */
 	SPRITZ_SW_MODE_VALIANT = 2, /* per-packet random port at ECMP 1 and 2 */
 	SPRITZ_SW_MODE_ECMP = 3,    /* flow hash -> port at ECMP 1 and 2 */
+	SPRITZ_SW_MODE_UGAL_L = 4,  /* ECMP 1: minimal or Valiant by local queues */
 	SPRITZ_SW_MODE_MAX,
 };
 
@@ -115,6 +119,7 @@ struct spritz_sw_in {
 /* sw_routes[SPRITZ_SW_ROUTE_KEY(switch, dst)]: default next port. */
 struct spritz_sw_route {
 	__u32 port; /* canonical port index; SPRITZ_SW_SLOT_NONE if none */
+	__u32 hops; /* switch-to-switch hops of the default route (0: dst = switch) */
 };
 
 /* sw_dir key: an IPv6 prefix; IPv4 addresses are ::ffff:a.b.c.d. */
@@ -132,6 +137,18 @@ struct spritz_sw_dir_val {
 struct spritz_sw_ctr {
 	__u64 packets;
 	__u64 bytes;
+};
+
+/*
+ * sw_vq[SPRITZ_SW_SLOT_KEY(switch, slot)]: the port's virtual output queue
+ * (switch_core.h spritz_sw_vq_*(); Documentation/switch.rst, "UGAL-L").
+ * labctl sets rate_kbps; the pipeline adds every packet it sends.
+ */
+struct spritz_sw_vq {
+	__u64 backlog;	 /* bytes queued at last_ns */
+	__u64 last_ns;	 /* CLOCK_MONOTONIC of the last update */
+	__u32 rate_kbps; /* port rate, kbit/s; 0: not modelled (backlog reads 0) */
+	__u32 limit;	 /* queue limit, bytes (tail drop); 0: none */
 };
 
 /* sw_drops[switch * SPRITZ_SW_DROP_MAX + reason] */

@@ -172,9 +172,13 @@ int spritz_sw_fill(struct spritz_topo *t, const struct spritz_sw_fds *fds, uint3
 		}
 		for (d = 0; d < t->nsw; d++) {
 			struct spritz_sw_route r = { .port = SPRITZ_SW_SLOT_NONE };
+			int l, g;
 
-			if (d != s)
+			if (d != s) {
 				r.port = spritz_topo_next_port(t, s, d);
+				spritz_topo_min_route(t, s, d, &l, &g);
+				r.hops = l + g;
+			}
 			key = SPRITZ_SW_ROUTE_KEY(s, d);
 			if ((ret = put(fds->routes, &key, &r, "sw_routes", err, errlen)))
 				return ret;
@@ -207,11 +211,36 @@ int spritz_sw_link_flags(struct spritz_topo *t, int ports_fd, int s, int i, uint
 	return 0;
 }
 
+int spritz_sw_set_rates(struct spritz_topo *t, int vq_fd, uint32_t net_kbps, uint32_t host_kbps,
+			uint32_t limit, char *err, size_t errlen)
+{
+	uint32_t key;
+	int s, i, ret;
+
+	for (s = 0; s < t->nsw; s++) {
+		for (i = 0; i < SPRITZ_SW_MAX_SLOTS; i++) {
+			struct spritz_sw_vq q = { .limit = limit };
+
+			if (i < SPRITZ_SW_HOST_SLOT0 && i < spritz_topo_degree(t, s))
+				q.rate_kbps = net_kbps;
+			else if (i >= SPRITZ_SW_HOST_SLOT0 && i - SPRITZ_SW_HOST_SLOT0 < t->hosts[s])
+				q.rate_kbps = host_kbps;
+			else
+				continue;
+			key = SPRITZ_SW_SLOT_KEY(s, i);
+			if ((ret = put(vq_fd, &key, &q, "sw_vq", err, errlen)))
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static const char *const mode_names[SPRITZ_SW_MODE_MAX] = {
 	[SPRITZ_SW_MODE_SPRITZ] = "spritz",
 	[SPRITZ_SW_MODE_MINIMAL] = "minimal",
 	[SPRITZ_SW_MODE_VALIANT] = "valiant",
 	[SPRITZ_SW_MODE_ECMP] = "ecmp",
+	[SPRITZ_SW_MODE_UGAL_L] = "ugal-l",
 };
 
 int spritz_sw_mode_parse(const char *name)

@@ -65,11 +65,20 @@ struct spritz_sw_fds {
 int spritz_sw_fill(struct spritz_topo *t, const struct spritz_sw_fds *fds, uint32_t mode,
 		   uint32_t flags, char *err, size_t errlen);
 
+/*
+ * Set the port rates of every (switch, slot)'s virtual queue (sw_vq, for
+ * UGAL-L): network ports net_kbps, host ports host_kbps (0: not modelled),
+ * every queue's limit (bytes, 0: none), and empty the queues.  Returns 0
+ * or -errno (err explains).
+ */
+int spritz_sw_set_rates(struct spritz_topo *t, int vq_fd, uint32_t net_kbps, uint32_t host_kbps,
+			uint32_t limit, char *err, size_t errlen);
+
 /* Set or clear port flags on both ends of the link at (s, port i). */
 int spritz_sw_link_flags(struct spritz_topo *t, int ports_fd, int s, int i, uint8_t set,
 			 uint8_t clear);
 
-/* Mode names: "spritz", "minimal", "valiant", "ecmp"; -1 if unknown. */
+/* Mode names: "spritz", "minimal", "valiant", "ecmp", "ugal-l"; -1 if unknown. */
 int spritz_sw_mode_parse(const char *name);
 const char *spritz_sw_mode_name(uint32_t mode);
 

@@ -14,8 +14,9 @@
  * default, EV2 = 0xff and out-of-range EVs fall back to the default route,
  * hop limit / TTL decrement (IPv4 checksum), drops (hop limit, malformed,
  * not IP, no route), UDP carriers, MAC rewrite on delivery, the role
- * marker, the baselines (minimal, ECMP, Valiant), blackhole and down ports,
- * per-link counters.
+ * marker, the baselines (minimal, ECMP, Valiant, UGAL-L against preset
+ * virtual queues), blackhole and down ports, per-link counters, the virtual
+ * queue's accounting.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -61,6 +62,7 @@ struct tspec {
 	uint8_t hop;   /* 0: SPRITZ_SW_HOP_INIT */
 	int paylen;
 	uint8_t tcp_flags;
+	uint32_t seq;  /* TCP sequence number (UGAL-L's per-packet hash) */
 };
 
 /* A packet from host (ss, sk) to host (ds, dk) of the lab plan. */
@@ -103,6 +105,7 @@ static void build(struct tpkt *pk, const struct tspec *sp, int ss, int sk, int d
 		l4[2] = sp->dport >> 8, l4[3] = sp->dport;
 	}
 	if (sp->proto == 6) {
+		l4[4] = sp->seq >> 24, l4[5] = sp->seq >> 16, l4[6] = sp->seq >> 8, l4[7] = sp->seq;
 		l4[12] = 5 << 4;
 		l4[13] = sp->tcp_flags ? sp->tcp_flags : 0x10;
 	} else if (sp->proto == 17) {
@@ -728,6 +731,143 @@ static void test_modes(void)
 	ASSERT_EQ(bad, 0, "valiant (Slim Fly): delivered, bounded");
 }
 
+/* Preset the virtual queue of (sw, slot): frozen (last update in the future). */
+static void set_vq(int sw, int slot, uint64_t backlog)
+{
+	struct spritz_sw_vq q = { .backlog = backlog, .last_ns = ~0ULL >> 1, .rate_kbps = 1 };
+	uint32_t key = SPRITZ_SW_SLOT_KEY(sw, slot);
+
+	bpf_map_update_elem(bpf_map__fd(skel->maps.sw_vq), &key, &q, BPF_ANY);
+}
+
+static uint64_t vq_backlog(int sw, int slot)
+{
+	struct spritz_sw_vq q = {};
+	uint32_t key = SPRITZ_SW_SLOT_KEY(sw, slot);
+
+	bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_vq), &key, &q);
+	return q.backlog;
+}
+
+/*
+ * Walk n TCP segments (sequence numbers 1000 i) from host 0 of s to d under
+ * UGAL-L; count those whose first hop left the default route.  Every walk
+ * must be delivered, steered at ECMP 1 exactly when it left the default
+ * route, and over a listed path (strict; Dragonfly) or within 2 + diameter
+ * hops (Slim Fly: a Valiant walk may come back to its source, as in the
+ * valiant mode).
+ */
+static int ugal_walks(int s, int d, int n, int strict, int *bad)
+{
+	int seq[SPRITZ_PATH_MAX_HOPS + 2], len = default_seq(s, d, seq), i, nonmin = 0;
+	struct walk w;
+	struct tpkt pk;
+
+	for (i = 0; i < n; i++) {
+		struct tspec sp = { .proto = 6, .sport = 40000, .dport = 80, .paylen = 64,
+				    .seq = 1000 * i };
+
+		build(&pk, &sp, s, 0, d, 0);
+		if (walk(s, 0, &pk, &w) || !w.delivered ||
+		    (strict ? !listed(&w, s, d) : w.n > 3 + topo->diameter) ||
+		    w.steered[0] != (w.seq[1] != seq[1])) {
+			if ((*bad)++ < 5)
+				print_walk("ugal-l", &w, seq, len);
+			continue;
+		}
+		nonmin += w.seq[1] != seq[1];
+	}
+	return nonmin;
+}
+
+static void test_ugal(void)
+{
+	int seq[SPRITZ_PATH_MAX_HOPS + 2], s, d, i, n, bad = 0, nonmin, mport, deg;
+	struct walk w;
+	struct tpkt pk;
+
+	if (setup(DF, SPRITZ_SW_MODE_UGAL_L))
+		return;
+	/* Empty queues: q_min * h_min = 0 <= q_val * h_val, always minimal. */
+	for (s = 0; s < topo->nsw; s += 7)
+		for (d = 0; d < topo->nsw; d++) {
+			if (d == s)
+				continue;
+			n = default_seq(s, d, seq);
+			for (i = 0; i < 4; i++) {
+				struct tspec sp = { .proto = 6, .sport = 1000 + d, .dport = 80,
+						    .seq = 7777 * i };
+
+				build(&pk, &sp, s, 0, d, 0);
+				if (walk(s, 0, &pk, &w) || !w.delivered || !seq_eq(&w, seq, n) ||
+				    w.steered[0]) {
+					if (bad++ < 5)
+						print_walk("ugal-l, empty queues", &w, seq, n);
+				}
+			}
+		}
+	ASSERT_EQ(bad, 0, "ugal-l, empty queues: the default route");
+
+	/*
+	 * The minimal port's queue long, the others empty: every packet
+	 * whose Valiant candidate is another port takes it (a listed path),
+	 * the others stay minimal.  Dragonfly, far and same-group.
+	 */
+	for (d = 20; d >= 2; d -= 18) {
+		mport = spritz_topo_next_port(topo, 0, d);
+		set_vq(0, mport, 1 << 20);
+		nonmin = ugal_walks(0, d, 100, 1, &bad);
+		ASSERT_EQ(bad, 0, "ugal-l, minimal queue long: listed paths");
+		/* a candidate is the minimal port 1 in (allowed ports) times:
+		 * expect (deg - 1) / deg misrouted, accept half of that */
+		deg = d == 20 ? spritz_topo_degree(topo, 0) : topo->nsw / topo->ngroups - 1;
+		ASSERT_GE(nonmin * 2 * deg, 100 * (deg - 1), "ugal-l, minimal queue long: misrouted");
+		ASSERT_LT(nonmin, 100, "ugal-l: some candidates are the minimal port");
+		printf("# 0 -> %d, minimal queue long: %d of 100 misrouted (%d allowed ports)\n", d,
+		       nonmin, deg);
+		set_vq(0, mport, 0);
+	}
+	/* The reverse: every other port's queue long, the minimal one empty. */
+	mport = spritz_topo_next_port(topo, 0, 20);
+	for (i = 0; i < spritz_topo_degree(topo, 0); i++)
+		if (i != mport)
+			set_vq(0, i, 1 << 20);
+	ASSERT_EQ(ugal_walks(0, 20, 50, 1, &bad), 0, "ugal-l, other queues long: minimal");
+	ASSERT_EQ(bad, 0, "ugal-l, other queues long: listed paths");
+
+	/* Slim Fly: listed paths, misrouted against a long minimal queue. */
+	if (setup(SF, SPRITZ_SW_MODE_UGAL_L))
+		return;
+	for (d = 1; d < topo->nsw; d += 12) {
+		set_vq(0, spritz_topo_next_port(topo, 0, d), 1 << 20);
+		nonmin = ugal_walks(0, d, 40, 0, &bad);
+		ASSERT_GT(nonmin, 0, "ugal-l (Slim Fly): misrouted");
+	}
+	ASSERT_EQ(bad, 0, "ugal-l (Slim Fly): listed paths");
+}
+
+/* The pipeline adds every packet it sends to the port's virtual queue. */
+static void test_vq(void)
+{
+	struct tspec sp = { .proto = 6, .flowlabel = SPRITZ_EV(0, 3), .paylen = 100 };
+	int seq[SPRITZ_PATH_MAX_HOPS + 2], n, p;
+	struct walk w;
+	struct tpkt pk;
+
+	if (setup(DF, SPRITZ_SW_MODE_SPRITZ))
+		return;
+	n = spritz_ev_route(topo, 0, 20, sp.flowlabel, seq, SPRITZ_PATH_MAX_HOPS + 2);
+	ASSERT_GE(n, 3, "path");
+	p = spritz_topo_port_of(topo, seq[1], seq[2]);
+	set_vq(seq[1], p, 0);
+	set_vq(0, 1, 0);
+	build(&pk, &sp, 0, 0, 20, 0);
+	ASSERT_OK(walk(0, 0, &pk, &w), "walk");
+	ASSERT_OK(walk(0, 0, &pk, &w), "walk");
+	ASSERT_EQ(vq_backlog(seq[1], p), 2 * pk.len, "two packets queued on the path's port");
+	ASSERT_EQ(vq_backlog(0, 1), 0, "nothing on another port");
+}
+
 static const struct test_case cases[] = {
 	{ "df_paths", test_df_paths },
 	{ "sf_paths", test_sf_paths },
@@ -740,6 +880,8 @@ static const struct test_case cases[] = {
 	{ "counters", test_counters },
 	{ "failures", test_failures },
 	{ "modes", test_modes },
+	{ "ugal", test_ugal },
+	{ "vq", test_vq },
 };
 
 TEST_MAIN(cases)
