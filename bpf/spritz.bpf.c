@@ -176,11 +176,17 @@ static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 }
 
 /*
+ * Where the knob snapshot goes when spritz_knobs has no slot for this CPU
+ * and direction: never, with the map as declared.  A global, not a stack
+ * copy: the 512-byte stack cannot spare 48 bytes, and a NULL the callers
+ * would have to test costs the verifier a branch on every path.
+ */
+static struct spritz_knob_cache spritz_knobs_none;
+
+/*
  * The knob snapshot of direction @dir at coarse-clock time @raw for one
  * packet: the per-CPU cached one in place (no copy), refreshed when it is
- * older than spritz_knob_refresh_ns.  NULL when there is no cache slot
- * (never, with the map as declared: the packet then passes untouched; no
- * fallback copy, whose 48 bytes the 512-byte stack cannot spare).
+ * older than spritz_knob_refresh_ns.
  */
 static __always_inline struct spritz_ctx *spritz_ctx_get(__u64 raw, __u32 dir)
 {
@@ -188,7 +194,7 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(__u64 raw, __u32 dir)
 	struct spritz_ctx *c;
 
 	if (!kc)
-		return NULL;
+		kc = &spritz_knobs_none;
 	/*
 	 * No offset to add: clang may compute &kc->c before the branch, and
 	 * 6.1/6.12 refuse arithmetic on a pointer that may be NULL.
@@ -214,7 +220,7 @@ static __always_inline struct spritz_ctx *spritz_ctx_egress(void)
 	struct spritz_ctx *c;
 
 	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_EGRESS);
-	if (c && c->cfg.algo == SPRITZ_ALGO_FLICR)
+	if (c->cfg.algo == SPRITZ_ALGO_FLICR)
 		c->now = bpf_ktime_get_ns() + spritz_clock_offset_ns;
 	return c;
 }
@@ -269,10 +275,23 @@ __noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_c
 }
 
 /*
+ * [@seq, @end) of @f is sent again: spritz_fb_retrans().  Returns the
+ * number of outcomes to deliver.  Global: verified once, called only for
+ * retransmissions.
+ */
+__noinline int spritz_retrans(struct spritz_flow *f, const struct spritz_ctx *c,
+			      struct spritz_stats *st, __u32 seq, __u32 end)
+{
+	if (!f || !c || !st)
+		return 0;
+	return spritz_fb_retrans(&f->fb, st, c->now, c->timeout_ns, seq, end);
+}
+
+/*
  * A valid ACK @a of @f with sends in flight: spritz_fb_ack().  Returns
  * the number of outcomes to deliver.  Global: verified once.
  */
-__noinline int spritz_ack_scan(struct spritz_flow *f, const struct spritz_fb_ackinfo *a,
+__noinline int spritz_ack_scan(struct spritz_flow *f, struct spritz_fb_ackinfo *a,
 			       const struct spritz_ctx *c, struct spritz_stats *st)
 {
 	if (!f || !a || !c || !st)
@@ -476,11 +495,11 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	if (SPRITZ_BENCH_STOP(4))
 		return SPRITZ_TC_NEXT;
 	c = spritz_ctx_egress();
-	if (!c || SPRITZ_BENCH_STOP(5))
+	if (SPRITZ_BENCH_STOP(5))
 		return SPRITZ_TC_NEXT;
 	/* a SYN is steered like data, but never recorded (feedback.h) */
-	if (kind == SPRITZ_SEG_DATA &&
-	    spritz_fb_presend(&f->fb, st, c->now, c->timeout_ns, seq, end))
+	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->fb, seq, end) &&
+	    spritz_retrans(f, c, st, seq, end))
 		spritz_fb_deliver(f, &c->cfg, st);
 	if (SPRITZ_BENCH_STOP(6))
 		goto out;
@@ -612,7 +631,10 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 		return (f->flags & SPRITZ_FLOW_F_INNER) && f->inner_ports == in->ports &&
 		       f->inner_addrs == in->addrs;
 	if (!(f->flags & SPRITZ_FLOW_F_INNER)) {
-		if (bpf_map_update_elem(&spritz_inner, &in->key, fkey, BPF_ANY))
+		/* on the stack: 6.1 takes no other memory as a map key or value */
+		struct spritz_flow_key k = in->key, v = *fkey;
+
+		if (bpf_map_update_elem(&spritz_inner, &k, &v, BPF_ANY))
 			return 0;
 		f->inner_ports = in->ports;
 		f->inner_addrs = in->addrs;
@@ -624,6 +646,32 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 	f->flags |= SPRITZ_FLOW_F_MIXED;
 	st->eg_inner_mixed++;
 	return 0;
+}
+
+/* spritz_inner_sent() results */
+#define SPRITZ_INNER_RECORD 1	/* a data send of the inner flow: record it */
+#define SPRITZ_INNER_OUTCOMES 2 /* a retransmission left outcomes to deliver */
+
+/*
+ * The inner TCP segment @in leaves in tunnel flow @f (key @fkey): tie
+ * them (spritz_inner_track()), then the feedback core's send step.
+ * Returns SPRITZ_INNER_*.  Global: verified once, not on every parse path
+ * of the egress program.
+ */
+__noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow_key *fkey,
+				 const struct spritz_inner_send *in, const struct spritz_ctx *c,
+				 struct spritz_stats *st)
+{
+	if (!f || !fkey || !in || !c || !st || !spritz_inner_track(f, fkey, in, st))
+		return 0;
+	if (in->kind != SPRITZ_SEG_DATA) {
+		spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end);
+		return 0;
+	}
+	if (spritz_fb_presend(&f->fb, in->seq, in->end) &&
+	    spritz_retrans(f, c, st, in->seq, in->end))
+		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES;
+	return SPRITZ_INNER_RECORD;
 }
 
 static __always_inline int spritz_udp_carrier(__u32 port)
@@ -693,16 +741,10 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
 	c = spritz_ctx_egress();
-	if (!c)
-		return SPRITZ_TC_NEXT;
-	if (inner && spritz_inner_track(f, &key, &in, st)) {
-		if (in.kind == SPRITZ_SEG_DATA) {
-			record = 1;
-			if (spritz_fb_presend(&f->fb, st, c->now, c->timeout_ns, in.seq, in.end))
-				spritz_fb_deliver(f, &c->cfg, st);
-		} else {
-			spritz_fb_ctl_sent(&f->fb, in.flags, in.seq, in.end);
-		}
+	if (inner) {
+		record = spritz_inner_sent(f, &key, &in, c, st);
+		if (record & SPRITZ_INNER_OUTCOMES)
+			spritz_fb_deliver(f, &c->cfg, st);
 	}
 	r = spritz_decide(f, c, st, segs);
 	f->packets += segs;
@@ -908,10 +950,33 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 	if (SPRITZ_BENCH_STOP(4))
 		return;
 	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
-	if (!c || SPRITZ_BENCH_STOP(5))
+	if (SPRITZ_BENCH_STOP(5))
 		return;
 	if (spritz_ack_scan(f, &s, c, st))
 		spritz_fb_deliver(f, &c->cfg, st);
+}
+
+/*
+ * Is the tunnel packet of @skb, whose outer IP header starts at @l3_off
+ * (IPv4 if @v4), from the peer tunnel flow @outer sends to, and to it?
+ * Global: verified once, not on every parse path of the ingress program.
+ */
+__noinline int spritz_tunnel_peer(struct __sk_buff *skb, __u32 l3_off, int v4,
+				  const struct spritz_flow_key *outer)
+{
+	__u32 a[8];
+
+	if (!outer)
+		return 0;
+	if (v4) {
+		if (bpf_skb_load_bytes(skb, l3_off + __builtin_offsetof(struct spritz_ip4, saddr), a,
+				       8))
+			return 0;
+		return spritz_fb_tunnel_peer(outer, &a[0], &a[1], 1);
+	}
+	if (bpf_skb_load_bytes(skb, l3_off + __builtin_offsetof(struct spritz_ip6, saddr), a, 32))
+		return 0;
+	return spritz_fb_tunnel_peer(outer, &a[0], &a[4], 0);
 }
 
 /*
@@ -920,15 +985,16 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
  * peer that flow sends to; from any other outer address pair it is
  * counted and ignored: only the tunnel peer speaks for the inner flow.
  */
-static __always_inline struct spritz_flow *spritz_inner_flow(const struct spritz_hdrs *h,
+static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *skb,
+							     const struct spritz_hdrs *h,
 							     int outer_kind,
 							     const struct spritz_hdrs *ih, int kind,
 							     struct spritz_stats *st)
 {
 	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow_key *outer;
-	int peer;
 	struct spritz_flow *f;
+	__u32 l3_off;
 
 	spritz_tcp_key(&key, ih, kind, 1);
 	outer = bpf_map_lookup_elem(&spritz_inner, &key);
@@ -937,17 +1003,8 @@ static __always_inline struct spritz_flow *spritz_inner_flow(const struct spritz
 	f = bpf_map_lookup_elem(&spritz_flows, outer);
 	if (!f || (f->flags & SPRITZ_FLOW_F_MIXED))
 		return NULL;
-	if (outer_kind == SPRITZ_PK_UDP6) {
-		const struct spritz_ip6 *ip6 = h->l3;
-
-		peer = spritz_fb_tunnel_peer(outer, ip6->saddr, ip6->daddr, 0);
-	} else {
-		const struct spritz_ip4 *ip4 = h->l3;
-
-		peer = spritz_fb_tunnel_peer(outer, (const __u8 *)&ip4->saddr,
-					     (const __u8 *)&ip4->daddr, 1);
-	}
-	if (!peer) {
+	l3_off = (__u32)((__u8 *)h->l3 - (__u8 *)spritz_data(skb));
+	if (!spritz_tunnel_peer(skb, l3_off, outer_kind == SPRITZ_PK_UDP4, outer)) {
 		st->in_tunnel_foreign++;
 		return NULL;
 	}
@@ -998,7 +1055,7 @@ int spritz_ingress(struct __sk_buff *skb)
 		th = ih.l4;
 		if (!(th->flags & SPRITZ_TCP_ACK))
 			goto unmanaged;
-		f = spritz_inner_flow(&h, outer, &ih, kind, st);
+		f = spritz_inner_flow(skb, &h, outer, &ih, kind, st);
 		if (!f || !spritz_fb_tracking(&f->fb))
 			goto unmanaged;
 		st->in_acks++;

@@ -10,9 +10,9 @@
  *
  *	send          spritz_fb_seg_kind()  data, SYN, or control (ACK, RST,
  *	                                    SYN-ACK, FIN-only)
- *	  data        spritz_fb_presend()   a repeat of recorded sequence is a
- *	                                    retransmission: NACK, or TIMEOUT
- *	                                    if the send is older than the timeout
+ *	  data        spritz_fb_presend()   snd_nxt; a repeat of sequence sent?
+ *	              spritz_fb_retrans()   then: NACK, or TIMEOUT if the send
+ *	                                    repeated is older than the timeout
  *	              spritz_fb_record()    after the EV is known
  *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt
  *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4,
@@ -138,17 +138,13 @@ static __always_inline int spritz_fb_take(struct spritz_fb_flow *fb, __u32 i,
 }
 
 /*
- * The data send [@seq, @end) is about to leave at @now.  If it repeats
- * sequence already sent, it is a retransmission: every pending record it
- * overlaps is lost, NACK if younger than @timeout_ns, else TIMEOUT.  Then
- * snd_nxt covers it; record it (spritz_fb_record()) once its EV is known.
- * Returns the number of outcomes to take.
+ * The data send [@seq, @end) is about to leave: snd_nxt covers it; record
+ * it (spritz_fb_record()) once its EV is known.  Returns 1 if it repeats
+ * sequence already sent: a retransmission, for spritz_fb_retrans().
  */
-static __always_inline __u32 spritz_fb_presend(struct spritz_fb_flow *fb,
-					       struct spritz_stats *st, __u64 now,
-					       __u64 timeout_ns, __u32 seq, __u32 end)
+static __always_inline int spritz_fb_presend(struct spritz_fb_flow *fb, __u32 seq, __u32 end)
 {
-	__u32 i, n = 0, nxt = fb->snd_nxt;
+	__u32 nxt = fb->snd_nxt;
 
 	if (!spritz_fb_tracking(fb)) {
 		fb->snd_una = seq;
@@ -158,8 +154,20 @@ static __always_inline __u32 spritz_fb_presend(struct spritz_fb_flow *fb,
 	}
 	if (spritz_seq_before(nxt, end))
 		fb->snd_nxt = end;
-	if (!spritz_seq_before(seq, nxt))
-		return 0;
+	return spritz_seq_before(seq, nxt);
+}
+
+/*
+ * [@seq, @end) is sent again at @now: every pending record it overlaps is
+ * lost, NACK if younger than @timeout_ns, else TIMEOUT.  Returns the
+ * number of outcomes to take.
+ */
+static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
+					       struct spritz_stats *st, __u64 now,
+					       __u64 timeout_ns, __u32 seq, __u32 end)
+{
+	__u32 i, n = 0;
+
 	st->eg_retrans++;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
 		struct spritz_inflight *e = &fb->ring[i];
@@ -246,19 +254,17 @@ static __always_inline int __spritz_fb_sack_ok(__u32 l, __u32 r, __u32 una, __u3
 	       !spritz_seq_before(nxt, r);
 }
 
-/* Is [@start, @end) inside one of @a's valid SACK blocks? */
-static __always_inline int __spritz_fb_sacked(const struct spritz_fb_ackinfo *a, __u32 una,
-					      __u32 nxt, __u32 start, __u32 end)
+/* Is [@start, @end) inside one of @a's SACK blocks? */
+static __always_inline int __spritz_fb_sacked(const struct spritz_fb_ackinfo *a, __u32 start,
+					      __u32 end)
 {
-	__u32 b, l, r;
+	__u32 b;
 
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
 			break;
-		l = a->sack[2 * b];
-		r = a->sack[2 * b + 1];
-		if (__spritz_fb_sack_ok(l, r, una, nxt) && !spritz_seq_before(start, l) &&
-		    !spritz_seq_before(r, end))
+		if (!spritz_seq_before(start, a->sack[2 * b]) &&
+		    !spritz_seq_before(a->sack[2 * b + 1], end))
 			return 1;
 	}
 	return 0;
@@ -266,26 +272,34 @@ static __always_inline int __spritz_fb_sacked(const struct spritz_fb_ackinfo *a,
 
 /*
  * The ACK @a (passed by spritz_fb_ack_check()) arrives at @now: SACK
- * blocks outside [snd_una, snd_nxt] or empty are ignored (counted), then
- * every pending send it covers, cumulatively or by a kept SACK block, is
- * ACK (ACK_ECN with ECE), and every other one older than @timeout_ns is
- * TIMEOUT.  snd_una moves to the ACK.  Returns the number of outcomes to
- * take.
+ * blocks outside [snd_una, snd_nxt] or empty are dropped from @a
+ * (counted), then every pending send it covers, cumulatively or by a kept
+ * SACK block, is ACK (ACK_ECN with ECE), and every other one older than
+ * @timeout_ns is TIMEOUT.  snd_una moves to the ACK.  Returns the number
+ * of outcomes to take.
  */
 static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spritz_stats *st,
 					   __u64 now, __u64 timeout_ns,
-					   const struct spritz_fb_ackinfo *a)
+					   struct spritz_fb_ackinfo *a)
 {
-	__u32 una = fb->snd_una, nxt = fb->snd_nxt, n = 0, b, i;
+	__u32 una = fb->snd_una, n = 0, keep = 0, b, i, l, r;
 
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
 			break;
-		if (__spritz_fb_sack_ok(a->sack[2 * b], a->sack[2 * b + 1], una, nxt))
-			st->in_sack_blocks++;
-		else
+		l = a->sack[2 * b];
+		r = a->sack[2 * b + 1];
+		if (!__spritz_fb_sack_ok(l, r, una, fb->snd_nxt)) {
 			st->in_sack_bad++;
+			continue;
+		}
+		st->in_sack_blocks++;
+		/* keep <= b: blocks move down, never up */
+		a->sack[(2 * keep) & (2 * SPRITZ_SACK_MAX - 1)] = l;
+		a->sack[(2 * keep + 1) & (2 * SPRITZ_SACK_MAX - 1)] = r;
+		keep++;
 	}
+	a->nsack = keep;
 	if (spritz_seq_before(una, a->ack))
 		fb->snd_una = a->ack;
 
@@ -296,7 +310,7 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 		if (e->state != SPRITZ_IF_PENDING)
 			continue;
 		if (!spritz_seq_before(a->ack, e->end_seq) ||
-		    __spritz_fb_sacked(a, una, nxt, e->start_seq, e->end_seq)) {
+		    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
 			n += __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 			continue;
 		}
@@ -336,29 +350,24 @@ static __always_inline __u32 spritz_fb_apply(struct spritz_lb_flow *lb,
 }
 
 /*
- * Are outer addresses @src, @dst (16 bytes each, or 4 if @v4) those of
- * tunnel flow @k (IPv4 v4-mapped), reversed?  Inner ACKs count only from
- * the tunnel peer the flow sends to.
+ * Are outer addresses @src, @dst (4 32-bit words each, or 1 if @v4, in
+ * network order as in the packet) those of tunnel flow @k (IPv4
+ * v4-mapped), reversed?  Inner ACKs count only from the tunnel peer the
+ * flow sends to.
  */
 static __always_inline int spritz_fb_tunnel_peer(const struct spritz_flow_key *k,
-						 const __u8 *src, const __u8 *dst, int v4)
+						 const __u32 *src, const __u32 *dst, int v4)
 {
-	__u32 i, diff = 0;
+	const __u32 *ks = (const __u32 *)k->saddr, *kd = (const __u32 *)k->daddr;
+	/* ::ffff:0:0/96, word 2 in network order whatever the host's */
+	const __u8 m[4] = { 0, 0, 0xff, 0xff };
+	__u32 w2 = *(const __u32 *)m;
 
-	if (v4) {
-		/* both ends of @k v4-mapped, ::ffff:a.b.c.d */
-		for (i = 0; i < 12; i++) {
-			__u32 m = i < 10 ? 0 : 0xff;
-
-			diff |= (k->saddr[i] ^ m) | (k->daddr[i] ^ m);
-		}
-		for (i = 0; i < 4; i++)
-			diff |= (__u32)(src[i] ^ k->daddr[12 + i]) | (__u32)(dst[i] ^ k->saddr[12 + i]);
-		return diff == 0;
-	}
-	for (i = 0; i < 16; i++)
-		diff |= (__u32)(src[i] ^ k->daddr[i]) | (__u32)(dst[i] ^ k->saddr[i]);
-	return diff == 0;
+	if (v4)
+		return !(ks[0] | ks[1] | kd[0] | kd[1] | (ks[2] ^ w2) | (kd[2] ^ w2) |
+			 (src[0] ^ kd[3]) | (dst[0] ^ ks[3]));
+	return !((src[0] ^ kd[0]) | (src[1] ^ kd[1]) | (src[2] ^ kd[2]) | (src[3] ^ kd[3]) |
+		 (dst[0] ^ ks[0]) | (dst[1] ^ ks[1]) | (dst[2] ^ ks[2]) | (dst[3] ^ ks[3]));
 }
 
 #endif /* _SPRITZ_FEEDBACK_H */

@@ -12,6 +12,7 @@
  * spritz_fb_apply() into a Scout flow, as the datapath does, so the fb_*
  * counters count them.
  */
+#include <arpa/inet.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,7 +171,9 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 				    !!(s->flags & SPRITZ_TCP_FIN);
 
 			if (kind == SPRITZ_SEG_DATA) {
-				nout = spritz_fb_presend(&fb, &st, s->t, TMO_NS, s->seq, end);
+				if (spritz_fb_presend(&fb, s->seq, end))
+					nout = spritz_fb_retrans(&fb, &st, s->t, TMO_NS, s->seq,
+								 end);
 				spritz_fb_record(&fb, &st, s->t, s->seq, end, s->ev, 0, 1);
 			} else {
 				spritz_fb_ctl_sent(&fb, s->flags, s->seq, end);
@@ -459,10 +462,14 @@ static void test_overrun(void)
 static void test_tunnel_peer(void)
 {
 	struct spritz_flow_key k;
-	__u8 a[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, b[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
-	__u8 c[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 3 };
-	__u8 a4[4] = { 10, 0, 0, 1 }, b4[4] = { 10, 1, 0, 2 }, c4[4] = { 10, 1, 0, 3 };
+	__u32 a[4], b[4], c[4], a4, b4, c4;
 
+	inet_pton(AF_INET6, "2001:db8::1", a);
+	inet_pton(AF_INET6, "2001:db8::2", b);
+	inet_pton(AF_INET6, "2001:db8::3", c);
+	inet_pton(AF_INET, "10.0.0.1", &a4);
+	inet_pton(AF_INET, "10.1.0.2", &b4);
+	inet_pton(AF_INET, "10.1.0.3", &c4);
 	memset(&k, 0, sizeof(k));
 	memcpy(k.saddr, a, 16);
 	memcpy(k.daddr, b, 16);
@@ -470,15 +477,16 @@ static void test_tunnel_peer(void)
 	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, c, a, 0), "another source");
 	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, b, c, 0), "to another address of ours");
 	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, a, b, 0), "our own packet");
-	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, b + 12, a + 12, 1), "IPv4 against an IPv6 flow");
+	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, &b[3], &a[3], 1), "IPv4 against an IPv6 flow");
 	/* IPv4 tunnel: the key holds v4-mapped addresses */
 	memset(&k, 0, sizeof(k));
 	k.saddr[10] = k.saddr[11] = k.daddr[10] = k.daddr[11] = 0xff;
-	memcpy(k.saddr + 12, a4, 4);
-	memcpy(k.daddr + 12, b4, 4);
-	ASSERT_TRUE(spritz_fb_tunnel_peer(&k, b4, a4, 1), "v4: the peer, to us");
-	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, c4, a4, 1), "v4: another source");
-	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, b4, c4, 1), "v4: to another address");
+	memcpy(k.saddr + 12, &a4, 4);
+	memcpy(k.daddr + 12, &b4, 4);
+	ASSERT_TRUE(spritz_fb_tunnel_peer(&k, &b4, &a4, 1), "v4: the peer, to us");
+	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, &c4, &a4, 1), "v4: another source");
+	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, &b4, &c4, 1), "v4: to another address");
+	ASSERT_FALSE(spritz_fb_tunnel_peer(&k, &a4, &b4, 1), "v4: our own packet");
 }
 
 /* Garbage state: every call stays in bounds and emits at most a ring. */
@@ -503,8 +511,9 @@ static void test_garbage(void)
 			n = spritz_fb_ack(&fb, &st, seed, TMO_NS, &a);
 		if (!ASSERT_LE(n, SPRITZ_RING_SIZE, "ack: outcomes bounded"))
 			return;
-		n = spritz_fb_presend(&fb, &st, seed, TMO_NS, a.ack, a.ack + 100);
-		if (!ASSERT_LE(n, SPRITZ_RING_SIZE, "presend: outcomes bounded"))
+		n = spritz_fb_presend(&fb, a.ack, a.ack + 100) ?
+			    spritz_fb_retrans(&fb, &st, seed, TMO_NS, a.ack, a.ack + 100) : 0;
+		if (!ASSERT_LE(n, SPRITZ_RING_SIZE, "retrans: outcomes bounded"))
 			return;
 		for (k = 0; k < SPRITZ_RING_SIZE; k++)
 			if (spritz_fb_take(&fb, k, &ev) && !ASSERT_LT(ev.kind, SPRITZ_FB_NR, "kind"))
