@@ -22,6 +22,8 @@
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
+#include <spritz/feedback.h> /* SPRITZ_TCP_* */
+
 #ifndef ETH_P_IP
 #define ETH_P_IP 0x0800
 #define ETH_P_IPV6 0x86DD
@@ -86,15 +88,7 @@ struct spritz_ip4 {
 	__u32 daddr;
 };
 
-/* TCP flags (byte 13) */
-#define SPRITZ_TCP_FIN 0x01
-#define SPRITZ_TCP_SYN 0x02
-#define SPRITZ_TCP_RST 0x04
-#define SPRITZ_TCP_PSH 0x08
-#define SPRITZ_TCP_ACK 0x10
-#define SPRITZ_TCP_URG 0x20
-#define SPRITZ_TCP_ECE 0x40
-#define SPRITZ_TCP_CWR 0x80
+/* TCP flags (byte 13): SPRITZ_TCP_* in <spritz/feedback.h> */
 
 struct spritz_tcp {
 	__u16 source;

@@ -15,6 +15,10 @@
  *                   NACK before timeout_us and a TIMEOUT after, as is a send
  *                   left unacknowledged for timeout_us.
  *
+ * The feedback rules themselves (what is recorded, which ACKs are valid,
+ * what each outcome is) are the feedback core's, include/spritz/feedback.h;
+ * this file parses, keeps the maps and calls the helpers.
+ *
  * VXLAN and Geneve carriers: the TCP flow inside a tunnel flow is tracked
  * the same way, its sends recorded in the tunnel flow's ring and its ACKs,
  * which come back inside the peer's tunnel packets (whose outer source port
@@ -37,6 +41,7 @@
 #include <bpf/bpf_helpers.h>
 
 #include "parse.h"
+#include <spritz/feedback.h>
 #include <spritz/kfuncs.h>
 #include <spritz/lb.h>
 #include <spritz/maps.h>
@@ -127,34 +132,13 @@ struct spritz_ctx {
 	__u64 small_flow_bytes;
 };
 
-/* What to do with the in-flight ring (spritz_ring_scan()). */
-#define SPRITZ_SCAN_ACK 0     /* an ACK arrived: ack, ece, SACK blocks */
-#define SPRITZ_SCAN_RETRANS 1 /* [lo, hi) is being sent again */
-#define SPRITZ_SACK_MAX 4
-
-struct spritz_scan {
-	__u32 mode;
-	__u32 lo;   /* ACK: cumulative ACK; RETRANS: first sequence */
-	__u32 hi;   /* RETRANS: end sequence */
-	__u32 ece;  /* ACK: ECE set */
-	__u32 nsack;
-	__u32 sack[2 * SPRITZ_SACK_MAX]; /* left, right */
-};
-
-static __always_inline int seq_before(__u32 a, __u32 b)
-{
-	return (__s32)(a - b) < 0;
-}
-
 /*
  * The knob snapshot, refreshed from spritz.ko (bpf_spritz_knobs()) at most
- * every SPRITZ_KNOB_REFRESH_NS per CPU and direction, measured on the
- * time each direction already has at hand (no clock read of its own):
- * egress the departure time TCP stamps on the packet, ingress the coarse
- * clock.  One snapshot per direction, because the two clocks may be a
- * tick apart.  A knob change reaches the datapath within a millisecond
- * (and, for paced traffic whose departure times lie ahead, that much
- * later).  0 (the tests) refreshes on every packet.
+ * every SPRITZ_KNOB_REFRESH_NS per CPU and direction, its age measured on
+ * the kernel's coarse clock (never on a packet field: a sender controls
+ * skb->tstamp with SO_TXTIME, and a far-future one would freeze the
+ * snapshot).  A knob change reaches the datapath within a millisecond
+ * and a tick.  0 (the tests) refreshes on every packet.
  */
 #define SPRITZ_KNOB_REFRESH_NS 1000000ULL
 __u64 spritz_knob_refresh_ns = SPRITZ_KNOB_REFRESH_NS;
@@ -191,60 +175,52 @@ static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 	}
 }
 
-/* __sk_buff.tstamp_type of a CLOCK_MONOTONIC delivery time (6.1 and 6.12) */
-#define SPRITZ_SKB_TSTAMP_MONO 1
+/*
+ * Where the knob snapshot goes when spritz_knobs has no slot for this CPU
+ * and direction: never, with the map as declared.  A global, not a stack
+ * copy: the 512-byte stack cannot spare 48 bytes, and a NULL the callers
+ * would have to test costs the verifier a branch on every path.
+ */
+static struct spritz_knob_cache spritz_knobs_none;
 
 /*
- * The knob snapshot of direction @dir with the time @raw for one packet:
- * the per-CPU cached one in place (no copy), refreshed when it is older
- * than spritz_knob_refresh_ns (a snapshot loaded at a later time than
- * @raw, a departure time further ahead, is fresh); @tmp when there is no
- * cache slot (never, with the map as declared).
+ * The knob snapshot of direction @dir at coarse-clock time @raw for one
+ * packet: the per-CPU cached one in place (no copy), refreshed when it is
+ * older than spritz_knob_refresh_ns.
  */
-static __always_inline struct spritz_ctx *spritz_ctx_get(struct spritz_ctx *tmp, __u64 raw,
-							 __u32 dir)
+static __always_inline struct spritz_ctx *spritz_ctx_get(__u64 raw, __u32 dir)
 {
 	struct spritz_knob_cache *kc = bpf_map_lookup_elem(&spritz_knobs, &dir);
-	struct spritz_ctx *c = tmp;
+	struct spritz_ctx *c;
 
-	if (!kc) {
+	if (!kc)
+		kc = &spritz_knobs_none;
+	/*
+	 * No offset to add: clang may compute &kc->c before the branch, and
+	 * 6.1/6.12 refuse arithmetic on a pointer that may be NULL.
+	 */
+	c = (struct spritz_ctx *)kc;
+	if (!kc->loaded_ns || (__s64)(raw - kc->loaded_ns) >= (__s64)spritz_knob_refresh_ns) {
 		spritz_knobs_fetch(c);
-	} else {
-		/*
-		 * No offset to add: clang may compute &kc->c before the
-		 * branch, and 6.1/6.12 refuse arithmetic on a pointer that
-		 * may be NULL.
-		 */
-		c = (struct spritz_ctx *)kc;
-		if (!kc->loaded_ns ||
-		    (__s64)(raw - kc->loaded_ns) >= (__s64)spritz_knob_refresh_ns) {
-			spritz_knobs_fetch(c);
-			kc->loaded_ns = raw;
-		}
+		kc->loaded_ns = raw;
 	}
 	c->now = raw + spritz_clock_offset_ns;
 	return c;
 }
 
 /*
- * The knob snapshot and the time for a packet leaving.  The stack's TCP
- * stamps every skb with its departure time (EDT, CLOCK_MONOTONIC, the
- * clock of bpf_ktime_get_ns()), which saves a clock read per packet.
- * Anything else (UDP carriers, no stamp or another clock) reads the
- * coarse clock, enough for timeouts (see Clocks in datapath.rst), except
- * under Flicr, whose flowlet gaps (50 us by default) need the fine one.
- * With pacing the departure time may lie slightly ahead: ages come out
- * that much shorter, which only delays a timeout.
+ * The knob snapshot and the time for a packet leaving: the coarse clock
+ * (a tick, 1-4 ms, behind at most), enough for timeouts (see Clocks in
+ * datapath.rst), except under Flicr, whose flowlet gaps (50 us by
+ * default) need the fine one.  No packet field is read: send times, like
+ * the snapshot's age, are the kernel's.
  */
-static __always_inline struct spritz_ctx *spritz_ctx_egress(struct __sk_buff *skb,
-							    struct spritz_ctx *tmp)
+static __always_inline struct spritz_ctx *spritz_ctx_egress(void)
 {
-	int stamped = skb->tstamp && skb->tstamp_type == SPRITZ_SKB_TSTAMP_MONO;
 	struct spritz_ctx *c;
 
-	c = spritz_ctx_get(tmp, stamped ? skb->tstamp : bpf_ktime_get_coarse_ns(),
-			   SPRITZ_KNOBS_EGRESS);
-	if (!stamped && c->cfg.algo == SPRITZ_ALGO_FLICR)
+	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_EGRESS);
+	if (c->cfg.algo == SPRITZ_ALGO_FLICR)
 		c->now = bpf_ktime_get_ns() + spritz_clock_offset_ns;
 	return c;
 }
@@ -257,97 +233,70 @@ static __always_inline struct spritz_stats *spritz_stats_get(void)
 }
 
 /*
- * One feedback event for a send on @ev (latency class @lat): update the
- * algorithm state, perform its action (disable the path in spritz.ko) and
- * count it.  A global function: verified once, not per call site.
+ * One feedback event (@kind for a send on EV | lat_class << 16 @ev_lat):
+ * into the algorithm state (feedback.h counts it), and its action
+ * performed (disable the path in spritz.ko).  A global function: verified
+ * once, not per call site.
  */
 __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
 			     struct spritz_stats *st, __u32 kind, __u32 ev_lat)
 {
 	__u16 ev = ev_lat & 0xffff;
-	__u8 lat = (ev_lat >> 16) & 0xff, len;
-	__u32 act;
 
 	if (!f || !cfg || !st)
 		return 0;
-	len = f->lb.len;
-	act = spritz_lb_feedback(&f->lb, cfg, kind, ev, lat);
-	if (f->lb.len < len)
-		st->evictions += len - f->lb.len;
-	switch (kind) {
-	case SPRITZ_FB_ACK:
-		st->fb_ack++;
-		break;
-	case SPRITZ_FB_ACK_ECN:
-		st->fb_ecn++;
-		break;
-	case SPRITZ_FB_NACK:
-		st->fb_nack++;
-		break;
-	default:
-		st->fb_timeout++;
-		break;
-	}
-	if (act & SPRITZ_LB_ACT_DISABLE_PATH) {
-		if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
-		    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, ev) == 0)
-			st->path_disables++;
-		else
-			st->path_disable_fail++;
-	}
-	return 0;
-}
-
-/* Does SACK block list @s cover [start, end)? */
-static __always_inline int spritz_sacked(const struct spritz_scan *s, __u32 start, __u32 end)
-{
-	int b;
-
-	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
-		if ((__u32)b >= s->nsack)
-			break;
-		if (!seq_before(start, s->sack[2 * b]) && !seq_before(s->sack[2 * b + 1], end))
-			return 1;
-	}
+	if (!(spritz_fb_apply(&f->lb, cfg, st, kind, ev, (ev_lat >> 16) & 0xff) &
+	      SPRITZ_LB_ACT_DISABLE_PATH))
+		return 0;
+	if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
+	    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, ev) == 0)
+		st->path_disables++;
+	else
+		st->path_disable_fail++;
 	return 0;
 }
 
 /*
- * Walk the in-flight ring once and give every pending send the feedback
- * this event means for it (see the file comment).  Global: verified once.
+ * Deliver the outcomes the feedback core left in @f's ring.  Global:
+ * verified once, called only when there are outcomes.
  */
-__noinline int spritz_ring_scan(struct spritz_flow *f, const struct spritz_scan *s,
-				const struct spritz_ctx *c, struct spritz_stats *st)
+__noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
+				 struct spritz_stats *st)
 {
-	int i, n = 0;
+	struct spritz_fb_event e;
+	__u32 i;
 
-	if (!f || !s || !c || !st)
+	if (!f || !cfg || !st)
 		return 0;
-	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
-		struct spritz_inflight *e = &f->ring[i];
-		__u64 age;
-		int kind = -1;
+	for (i = 0; i < SPRITZ_RING_SIZE; i++)
+		if (spritz_fb_take(&f->fb, i, &e))
+			spritz_fb_one(f, cfg, st, e.kind, e.ev | (__u32)e.lat_class << 16);
+	return 0;
+}
 
-		if (e->state != SPRITZ_IF_PENDING)
-			continue;
-		age = c->now > e->sent_ns ? c->now - e->sent_ns : 0;
-		if (s->mode == SPRITZ_SCAN_RETRANS) {
-			/* overlaps the range sent again: lost */
-			if (seq_before(e->start_seq, s->hi) && seq_before(s->lo, e->end_seq))
-				kind = age < c->timeout_ns ? SPRITZ_FB_NACK : SPRITZ_FB_TIMEOUT;
-		} else if (!seq_before(s->lo, e->end_seq) ||
-			   spritz_sacked(s, e->start_seq, e->end_seq)) {
-			kind = s->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK;
-		} else if (age >= c->timeout_ns) {
-			kind = SPRITZ_FB_TIMEOUT;
-		}
-		if (kind < 0)
-			continue;
-		e->state = SPRITZ_IF_FREE;
-		spritz_fb_one(f, &c->cfg, st, kind, e->ev | (__u32)e->lat_class << 16);
-		n++;
-	}
-	return n;
+/*
+ * [@seq, @end) of @f is sent again: spritz_fb_retrans().  Returns the
+ * number of outcomes to deliver.  Global: verified once, called only for
+ * retransmissions.
+ */
+__noinline int spritz_retrans(struct spritz_flow *f, const struct spritz_ctx *c,
+			      struct spritz_stats *st, __u32 seq, __u32 end)
+{
+	if (!f || !c || !st)
+		return 0;
+	return spritz_fb_retrans(&f->fb, st, c->now, c->timeout_ns, seq, end);
+}
+
+/*
+ * A valid ACK @a of @f with sends in flight: spritz_fb_ack().  Returns
+ * the number of outcomes to deliver.  Global: verified once.
+ */
+__noinline int spritz_ack_scan(struct spritz_flow *f, struct spritz_fb_ackinfo *a,
+			       const struct spritz_ctx *c, struct spritz_stats *st)
+{
+	if (!f || !a || !c || !st)
+		return 0;
+	return spritz_fb_ack(&f->fb, st, c->now, c->timeout_ns, a);
 }
 
 /*
@@ -416,15 +365,19 @@ static __always_inline struct spritz_dir_val *spritz_dir_lookup(const __u8 *addr
 }
 
 /*
- * The flow of @key (daddr filled), created if new, its destination is in
- * the directory and device @ifindex in spritz_devs.  Both are consulted
- * only when a flow starts: a flow keeps its source and destination switch
- * until it leaves the LRU map (a directory change applies to new flows;
- * `spritzctl` flushes flows when it must apply at once).  NULL: unmanaged
- * (counted).
+ * The flow of @key (daddr filled), created if new, @create, its
+ * destination is in the directory and device @ifindex in spritz_devs.
+ * Both are consulted only when a flow starts: a flow keeps its source and
+ * destination switch until it leaves the LRU map (a directory change
+ * applies to new flows; `spritzctl` flushes flows when it must apply at
+ * once).  Only data and SYNs create flows: a control segment (pure ACK,
+ * RST, SYN-ACK, FIN-only) of a managed destination without a flow is
+ * counted and left alone, so that floods of them (a SYN flood answered)
+ * cannot evict established flows from the LRU.  NULL: unmanaged (counted).
  */
 static __always_inline struct spritz_flow *spritz_flow_get(struct spritz_flow_key *key,
-							   __u32 ifindex, struct spritz_stats *st)
+							   __u32 ifindex, struct spritz_stats *st,
+							   int create)
 {
 	struct spritz_flow *f = bpf_map_lookup_elem(&spritz_flows, key);
 	struct spritz_dev_key dk = { .ifindex = ifindex };
@@ -441,6 +394,10 @@ static __always_inline struct spritz_flow *spritz_flow_get(struct spritz_flow_ke
 	dev = bpf_map_lookup_elem(&spritz_devs, &dk);
 	if (!dev) {
 		st->un_no_dev++;
+		return NULL;
+	}
+	if (!create) {
+		st->eg_ctl_no_flow++;
 		return NULL;
 	}
 	if (bpf_map_update_elem(&spritz_flows, key, &spritz_flow_zero, BPF_NOEXIST) == 0)
@@ -473,61 +430,16 @@ static __always_inline __u32 spritz_segs(struct __sk_buff *skb)
 
 /* -------------------------------------------------------------- egress */
 
-/* Bytes of sequence space a segment takes: payload, SYN and FIN. */
-static __always_inline __u32 spritz_tcp_dlen(const struct spritz_tcp *th, __u32 l4_len)
+/* Payload bytes of TCP segment @th (@l4_len bytes with its header). */
+static __always_inline __u32 spritz_tcp_paylen(const struct spritz_tcp *th, __u32 l4_len)
 {
-	__u32 dlen = l4_len - (th->doff_res >> 4) * 4;
-
-	if (th->flags & SPRITZ_TCP_SYN)
-		dlen++;
-	if (th->flags & SPRITZ_TCP_FIN)
-		dlen++;
-	return dlen;
+	return l4_len - (th->doff_res >> 4) * 4;
 }
 
-/*
- * TCP data [@seq, @end) about to leave on @f: a send of sequence already
- * sent is a retransmission, feedback for the sends it repeats (NACK or
- * TIMEOUT); then snd_nxt advances.
- */
-static __always_inline void spritz_tcp_presend(struct spritz_flow *f, const struct spritz_ctx *c,
-					       struct spritz_stats *st, __u32 seq, __u32 end)
+/* Sequence space of a segment of @paylen bytes with @flags: SYN, FIN take one. */
+static __always_inline __u32 spritz_tcp_seqlen(__u8 flags, __u32 paylen)
 {
-	if ((f->flags & SPRITZ_FLOW_F_HAVE_SEQ) && seq_before(seq, f->snd_nxt)) {
-		struct spritz_scan s;
-
-		st->eg_retrans++;
-		__builtin_memset(&s, 0, sizeof(s));
-		s.mode = SPRITZ_SCAN_RETRANS;
-		s.lo = seq;
-		s.hi = end;
-		spritz_ring_scan(f, &s, c, st);
-	}
-	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ) || seq_before(f->snd_nxt, end))
-		f->snd_nxt = end;
-	if (!(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
-		f->snd_una = seq;
-	f->flags |= SPRITZ_FLOW_F_HAVE_SEQ;
-}
-
-/* Record the send [@seq, @end) on @ev_lat (EV | class << 16) in @f's ring. */
-static __always_inline void spritz_ring_record(struct spritz_flow *f, const struct spritz_ctx *c,
-					       struct spritz_stats *st, __u32 seq, __u32 end,
-					       __u32 ev_lat, __u32 segs)
-{
-	__u32 slot = f->ring_head & SPRITZ_RING_MASK;
-	struct spritz_inflight *e = &f->ring[slot];
-
-	f->ring_head++;
-	if (e->state == SPRITZ_IF_PENDING)
-		st->eg_ring_overrun++;
-	e->sent_ns = c->now;
-	e->start_seq = seq;
-	e->end_seq = end;
-	e->ev = ev_lat & 0xffff;
-	e->lat_class = (ev_lat >> 16) & 0xff;
-	e->segs = segs > 0xffff ? 0xffff : segs;
-	e->state = SPRITZ_IF_PENDING;
+	return paylen + !!(flags & SPRITZ_TCP_SYN) + !!(flags & SPRITZ_TCP_FIN);
 }
 
 static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spritz_hdrs *h,
@@ -537,13 +449,16 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	struct spritz_tcp *th = h->l4;
 	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow *f;
-	struct spritz_ctx tmp, *c;
-	__u32 seq, dlen, end, segs;
+	struct spritz_ctx *c;
+	__u32 seq, paylen, end, segs;
 	__u8 tflags;
-	int r;
+	int r, kind;
 
 	if (SPRITZ_BENCH_STOP(1))
 		return SPRITZ_TC_NEXT;
+	tflags = th->flags;
+	paylen = spritz_tcp_paylen(th, h->l4_len);
+	kind = spritz_fb_seg_kind(tflags, paylen);
 	__builtin_memset(&key, 0, sizeof(key));
 	spritz_copy16(key.saddr, ip6->saddr);
 	spritz_copy16(key.daddr, ip6->daddr);
@@ -552,21 +467,21 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	key.proto = IPPROTO_TCP;
 	if (SPRITZ_BENCH_STOP(2))
 		return SPRITZ_TC_NEXT;
-	f = spritz_flow_get(&key, skb->ifindex, st);
+	f = spritz_flow_get(&key, skb->ifindex, st, kind != SPRITZ_SEG_CTL);
 	if (!f || SPRITZ_BENCH_STOP(3))
 		return SPRITZ_TC_NEXT;
 
 	segs = spritz_segs(skb);
 	st->eg_managed_tcp++;
 	st->eg_segs += segs;
-	tflags = th->flags;
 	seq = bpf_ntohl(th->seq);
-	dlen = spritz_tcp_dlen(th, h->l4_len);
+	end = seq + spritz_tcp_seqlen(tflags, paylen);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 
-	/* pure ACK or RST: no decision, the flow's last EV */
-	if (dlen == 0 || (tflags & SPRITZ_TCP_RST)) {
+	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
+	if (kind == SPRITZ_SEG_CTL) {
+		spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
 		if (!(f->flags & SPRITZ_FLOW_F_HAVE_EV)) {
 			st->eg_unsteered++;
 			return SPRITZ_TC_NEXT;
@@ -579,11 +494,13 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 
 	if (SPRITZ_BENCH_STOP(4))
 		return SPRITZ_TC_NEXT;
-	c = spritz_ctx_egress(skb, &tmp);
+	c = spritz_ctx_egress();
 	if (SPRITZ_BENCH_STOP(5))
 		return SPRITZ_TC_NEXT;
-	end = seq + dlen;
-	spritz_tcp_presend(f, c, st, seq, end);
+	/* a SYN is steered like data, but never recorded (feedback.h) */
+	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->fb, seq, end) &&
+	    spritz_retrans(f, c, st, seq, end))
+		spritz_fb_deliver(f, &c->cfg, st);
 	if (SPRITZ_BENCH_STOP(6))
 		goto out;
 
@@ -601,7 +518,8 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
 	if (SPRITZ_BENCH_STOP(8))
 		goto out;
-	spritz_ring_record(f, c, st, seq, end, r, segs);
+	if (kind == SPRITZ_SEG_DATA)
+		spritz_fb_record(&f->fb, st, c->now, seq, end, r & 0xffff, (r >> 16) & 0xff, segs);
 out:
 #ifdef SPRITZ_BENCH
 	/* bench build only: the next repeat of the test run is new data */
@@ -670,35 +588,37 @@ struct spritz_inner_send {
 	struct spritz_flow_key key; /* the inner flow, local end first */
 	__u32 seq, end;
 	__u32 ports, addrs;	    /* its identity in spritz_flow */
+	__u32 kind;		    /* SPRITZ_SEG_* */
+	__u32 flags;		    /* TCP flags */
 };
 
-/* Fill @in from inner TCP headers @ih (@kind): 1 if it carries data. */
-static __always_inline int spritz_inner_send(const struct spritz_hdrs *ih, int kind,
-					     struct spritz_inner_send *in)
+/* Fill @in from inner TCP headers @ih (@kind). */
+static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int kind,
+					      struct spritz_inner_send *in)
 {
 	const struct spritz_tcp *th = ih->l4;
 	const __u32 *w;
-	__u32 dlen;
+	__u32 paylen;
 	int i;
 
-	dlen = spritz_tcp_dlen(th, ih->l4_len);
-	if (!dlen || (th->flags & SPRITZ_TCP_RST))
-		return 0;
+	paylen = spritz_tcp_paylen(th, ih->l4_len);
+	in->flags = th->flags;
+	in->kind = spritz_fb_seg_kind(th->flags, paylen);
 	spritz_tcp_key(&in->key, ih, kind, 0);
 	in->seq = bpf_ntohl(th->seq);
-	in->end = in->seq + dlen;
+	in->end = in->seq + spritz_tcp_seqlen(th->flags, paylen);
 	in->ports = (__u32)in->key.sport << 16 | in->key.dport;
 	w = (const __u32 *)&in->key;
 	in->addrs = 0;
 	for (i = 0; i < 8; i++)
 		in->addrs ^= w[i];
-	return 1;
 }
 
 /*
  * Tie tunnel flow @f (key @fkey) to the inner flow of @in: the first inner
- * send names it (and spritz_inner learns the way back), a send of another
- * inner flow marks @f mixed for good.  1 if @in's send is to be recorded.
+ * data send names it (and spritz_inner learns the way back), a data send
+ * of another inner flow marks @f mixed for good.  1 if @in is a segment of
+ * @f's inner flow (a data send of it is to be recorded).
  */
 static __always_inline int spritz_inner_track(struct spritz_flow *f,
 					      const struct spritz_flow_key *fkey,
@@ -707,8 +627,14 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 {
 	if (f->flags & SPRITZ_FLOW_F_MIXED)
 		return 0;
+	if (in->kind != SPRITZ_SEG_DATA)
+		return (f->flags & SPRITZ_FLOW_F_INNER) && f->inner_ports == in->ports &&
+		       f->inner_addrs == in->addrs;
 	if (!(f->flags & SPRITZ_FLOW_F_INNER)) {
-		if (bpf_map_update_elem(&spritz_inner, &in->key, fkey, BPF_ANY))
+		/* on the stack: 6.1 takes no other memory as a map key or value */
+		struct spritz_flow_key k = in->key, v = *fkey;
+
+		if (bpf_map_update_elem(&spritz_inner, &k, &v, BPF_ANY))
 			return 0;
 		f->inner_ports = in->ports;
 		f->inner_addrs = in->addrs;
@@ -720,6 +646,32 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 	f->flags |= SPRITZ_FLOW_F_MIXED;
 	st->eg_inner_mixed++;
 	return 0;
+}
+
+/* spritz_inner_sent() results */
+#define SPRITZ_INNER_RECORD 1	/* a data send of the inner flow: record it */
+#define SPRITZ_INNER_OUTCOMES 2 /* a retransmission left outcomes to deliver */
+
+/*
+ * The inner TCP segment @in leaves in tunnel flow @f (key @fkey): tie
+ * them (spritz_inner_track()), then the feedback core's send step.
+ * Returns SPRITZ_INNER_*.  Global: verified once, not on every parse path
+ * of the egress program.
+ */
+__noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow_key *fkey,
+				 const struct spritz_inner_send *in, const struct spritz_ctx *c,
+				 struct spritz_stats *st)
+{
+	if (!f || !fkey || !in || !c || !st || !spritz_inner_track(f, fkey, in, st))
+		return 0;
+	if (in->kind != SPRITZ_SEG_DATA) {
+		spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end);
+		return 0;
+	}
+	if (spritz_fb_presend(&f->fb, in->seq, in->end) &&
+	    spritz_retrans(f, c, st, in->seq, in->end))
+		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES;
+	return SPRITZ_INNER_RECORD;
 }
 
 static __always_inline int spritz_udp_carrier(__u32 port)
@@ -742,7 +694,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	struct spritz_inner_send in __attribute__((aligned(4)));
 	struct spritz_hdrs ih;
 	struct spritz_flow *f;
-	struct spritz_ctx tmp, *c;
+	struct spritz_ctx *c;
 	int r, inner, record = 0;
 	__u16 old, new, port;
 	__u32 segs;
@@ -758,10 +710,12 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 		st->un_malformed++;
 		return SPRITZ_TC_NEXT;
 	}
-	if (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4)
-		inner = spritz_inner_send(&ih, inner, &in);
-	else
+	if (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4) {
+		spritz_inner_send(&ih, inner, &in);
+		inner = 1;
+	} else {
 		inner = 0;
+	}
 	uh = h->l4;
 	__builtin_memset(&key, 0, sizeof(key));
 	if (v6) {
@@ -779,17 +733,18 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	key.sport = bpf_ntohs(old);
 	key.dport = bpf_ntohs(uh->dest);
 	key.proto = IPPROTO_UDP;
-	f = spritz_flow_get(&key, skb->ifindex, st);
+	f = spritz_flow_get(&key, skb->ifindex, st, 1);
 	if (!f)
 		return SPRITZ_TC_NEXT;
 
 	segs = spritz_segs(skb);
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
-	c = spritz_ctx_egress(skb, &tmp);
-	if (inner && spritz_inner_track(f, &key, &in, st)) {
-		record = 1;
-		spritz_tcp_presend(f, c, st, in.seq, in.end);
+	c = spritz_ctx_egress();
+	if (inner) {
+		record = spritz_inner_sent(f, &key, &in, c, st);
+		if (record & SPRITZ_INNER_OUTCOMES)
+			spritz_fb_deliver(f, &c->cfg, st);
 	}
 	r = spritz_decide(f, c, st, segs);
 	f->packets += segs;
@@ -802,7 +757,8 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	f->last_lat_class = (r >> 16) & 0xff;
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
 	if (record) {
-		spritz_ring_record(f, c, st, in.seq, in.end, r, segs);
+		spritz_fb_record(&f->fb, st, c->now, in.seq, in.end, r & 0xffff, (r >> 16) & 0xff,
+				 segs);
 		st->eg_inner_tcp++;
 	}
 	new = bpf_htons(r & 0xffff);
@@ -821,7 +777,8 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 /*
  * Bench build only: stamp the test skb (which BPF_PROG_TEST_RUN reuses
  * across repeats) once with a CLOCK_MONOTONIC departure time, as the
- * stack's TCP does, so that the bench measures the path real TCP takes.
+ * stack's TCP does.  Egress no longer reads the stamp, so this case now
+ * measures the same path as the unstamped one.
  */
 __u32 spritz_bench_stamp;
 #endif
@@ -893,7 +850,7 @@ struct spritz_optwalk {
 	__u8 b[64]; /* indexed & 63: no bound to prove */
 	__u32 len;  /* option bytes in b */
 	__u32 i;    /* next option */
-	struct spritz_scan *s;
+	struct spritz_fb_ackinfo *s;
 };
 
 /*
@@ -902,7 +859,7 @@ struct spritz_optwalk {
  */
 static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
 {
-	struct spritz_scan *s = w->s;
+	struct spritz_fb_ackinfo *s = w->s;
 	__u32 i = w->i, kind, len, at, l, r;
 	int b;
 
@@ -938,38 +895,21 @@ static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
 
 /*
  * An ACK (TCP header @th, its options in the packet) of managed flow @f:
- * feedback for every recorded send it covers or that timed out.
+ * validated (spritz_fb_ack_check()), then feedback for every recorded send
+ * it covers or that timed out.
  */
 static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow *f,
 				       const struct spritz_tcp *th, struct spritz_stats *st)
 {
-	struct spritz_scan s;
-	struct spritz_ctx tmp, *c;
+	struct spritz_fb_ackinfo s;
+	struct spritz_ctx *c;
 	__u32 ack = bpf_ntohl(th->ack_seq);
-	int idle;
 
-	/*
-	 * An ACK of data never sent is one TCP drops (RFC 9293 3.10.7.4): it
-	 * says nothing about our paths, and a forged one must not credit them.
-	 */
-	if (seq_before(f->snd_nxt, ack)) {
-		st->in_ack_unsent++;
-		return;
-	}
-	/*
-	 * So snd_una never passes snd_nxt, and snd_una == snd_nxt means every
-	 * recorded send was acknowledged and freed: no feedback to give and
-	 * nothing to age - the usual case on the receiving end of a transfer,
-	 * whose data segments all carry ACK.
-	 */
-	idle = f->snd_una == f->snd_nxt;
-	if (seq_before(f->snd_una, ack))
-		f->snd_una = ack;
-	if (idle)
+	/* rejected, or nothing in flight: no option walk, no clock read */
+	if (spritz_fb_ack_check(&f->fb, st, th->flags, ack) != SPRITZ_FB_ACK_SCAN)
 		return;
 	__builtin_memset(&s, 0, sizeof(s));
-	s.mode = SPRITZ_SCAN_ACK;
-	s.lo = ack;
+	s.ack = ack;
 	s.ece = !!(th->flags & SPRITZ_TCP_ECE);
 	if ((th->doff_res >> 4) > 5) {
 		struct spritz_optwalk w;
@@ -999,31 +939,62 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 		}
 		w.len = k;
 		w.s = &s;
-		if (k > 0) {
+		if (k > 0)
 			bpf_loop(SPRITZ_TCP_OPT_MAX, spritz_optwalk_step, &w, 0);
-			st->in_sack_blocks += s.nsack;
-		}
 	}
 	/*
 	 * An ACK needs the time only to age the sends it does not cover, in
 	 * timeout_us (200 ms by default): the coarse clock, a tick (1-4 ms)
-	 * behind at most, makes such a timeout at most a tick late and costs
-	 * no clock read.
+	 * behind at most, makes such a timeout at most a tick late.
 	 */
 	if (SPRITZ_BENCH_STOP(4))
 		return;
-	c = spritz_ctx_get(&tmp, bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
+	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
 	if (SPRITZ_BENCH_STOP(5))
 		return;
-	spritz_ring_scan(f, &s, c, st);
+	if (spritz_ack_scan(f, &s, c, st))
+		spritz_fb_deliver(f, &c->cfg, st);
 }
 
-/* The tunnel flow whose inner TCP flow the ACK in @ih (@kind) belongs to. */
-static __always_inline struct spritz_flow *spritz_inner_flow(const struct spritz_hdrs *ih, int kind)
+/*
+ * Is the tunnel packet of @skb, whose outer IP header starts at @l3_off
+ * (IPv4 if @v4), from the peer tunnel flow @outer sends to, and to it?
+ * Global: verified once, not on every parse path of the ingress program.
+ */
+__noinline int spritz_tunnel_peer(struct __sk_buff *skb, __u32 l3_off, int v4,
+				  const struct spritz_flow_key *outer)
+{
+	__u32 a[8];
+
+	if (!outer)
+		return 0;
+	if (v4) {
+		if (bpf_skb_load_bytes(skb, l3_off + __builtin_offsetof(struct spritz_ip4, saddr), a,
+				       8))
+			return 0;
+		return spritz_fb_tunnel_peer(outer, &a[0], &a[1], 1);
+	}
+	if (bpf_skb_load_bytes(skb, l3_off + __builtin_offsetof(struct spritz_ip6, saddr), a, 32))
+		return 0;
+	return spritz_fb_tunnel_peer(outer, &a[0], &a[4], 0);
+}
+
+/*
+ * The tunnel flow whose inner TCP flow the ACK in @ih (@kind) belongs to,
+ * if it came in a tunnel packet (outer headers @h, @outer_kind) from the
+ * peer that flow sends to; from any other outer address pair it is
+ * counted and ignored: only the tunnel peer speaks for the inner flow.
+ */
+static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *skb,
+							     const struct spritz_hdrs *h,
+							     int outer_kind,
+							     const struct spritz_hdrs *ih, int kind,
+							     struct spritz_stats *st)
 {
 	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow_key *outer;
 	struct spritz_flow *f;
+	__u32 l3_off;
 
 	spritz_tcp_key(&key, ih, kind, 1);
 	outer = bpf_map_lookup_elem(&spritz_inner, &key);
@@ -1032,6 +1003,11 @@ static __always_inline struct spritz_flow *spritz_inner_flow(const struct spritz
 	f = bpf_map_lookup_elem(&spritz_flows, outer);
 	if (!f || (f->flags & SPRITZ_FLOW_F_MIXED))
 		return NULL;
+	l3_off = (__u32)((__u8 *)h->l3 - (__u8 *)spritz_data(skb));
+	if (!spritz_tunnel_peer(skb, l3_off, outer_kind == SPRITZ_PK_UDP4, outer)) {
+		st->in_tunnel_foreign++;
+		return NULL;
+	}
 	return f;
 }
 
@@ -1060,7 +1036,7 @@ int spritz_ingress(struct __sk_buff *skb)
 		if (SPRITZ_BENCH_STOP(2))
 			return SPRITZ_TC_NEXT;
 		f = bpf_map_lookup_elem(&spritz_flows, &key);
-		if (!f || !(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
+		if (!f || !spritz_fb_tracking(&f->fb))
 			goto unmanaged;
 		if (SPRITZ_BENCH_STOP(3))
 			return SPRITZ_TC_NEXT;
@@ -1070,6 +1046,7 @@ int spritz_ingress(struct __sk_buff *skb)
 	}
 	if (kind == SPRITZ_PK_UDP6 || kind == SPRITZ_PK_UDP4) {
 		struct spritz_udp *uh = h.l4;
+		int outer = kind;
 
 		/* the peer's tunnel packets come to our tunnel port */
 		kind = spritz_inner_parse(skb, &h, kind, bpf_ntohs(uh->dest), &ih);
@@ -1078,8 +1055,8 @@ int spritz_ingress(struct __sk_buff *skb)
 		th = ih.l4;
 		if (!(th->flags & SPRITZ_TCP_ACK))
 			goto unmanaged;
-		f = spritz_inner_flow(&ih, kind);
-		if (!f || !(f->flags & SPRITZ_FLOW_F_HAVE_SEQ))
+		f = spritz_inner_flow(skb, &h, outer, &ih, kind, st);
+		if (!f || !spritz_fb_tracking(&f->fb))
 			goto unmanaged;
 		st->in_acks++;
 		st->in_inner_acks++;

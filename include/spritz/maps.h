@@ -99,13 +99,17 @@ struct spritz_flow_key {
 	__u8 __pad[3];
 };
 
-/* In-flight ring: the last SPRITZ_RING_SIZE data sends of a TCP flow. */
+/*
+ * In-flight ring: the last SPRITZ_RING_SIZE data sends of a TCP flow,
+ * kept and read by the feedback core (feedback.h).
+ */
 #define SPRITZ_RING_SIZE 16 /* power of two */
 #define SPRITZ_RING_MASK (SPRITZ_RING_SIZE - 1)
 
 /* spritz_inflight.state */
 #define SPRITZ_IF_FREE 0    /* unused or feedback given */
 #define SPRITZ_IF_PENDING 1 /* sent, waiting for feedback */
+#define SPRITZ_IF_DONE 2    /* + enum spritz_lb_fb: outcome known, not yet delivered */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -119,9 +123,21 @@ struct spritz_inflight {
 	__u16 __pad;
 };
 
+/* spritz_fb_flow.flags */
+#define SPRITZ_FB_F_HAVE_SEQ (1U << 0) /* snd_una, snd_nxt are valid */
+
+/* The feedback core's state of one TCP flow (feedback.h). */
+struct spritz_fb_flow {
+	__u32 snd_nxt;	 /* highest end_seq sent (data, FIN) */
+	__u32 snd_una;	 /* highest valid cumulative ACK, <= snd_nxt */
+	__u32 ring_head; /* next slot: ring[ring_head & MASK] */
+	__u32 flags;	 /* SPRITZ_FB_F_* */
+	struct spritz_inflight ring[SPRITZ_RING_SIZE];
+};
+
 /* spritz_flow.flags */
 #define SPRITZ_FLOW_F_HAVE_EV (1U << 0) /* last_ev is valid */
-#define SPRITZ_FLOW_F_HAVE_SEQ (1U << 1) /* snd_nxt is valid */
+/* (1U << 1): was HAVE_SEQ, now SPRITZ_FB_F_HAVE_SEQ in spritz_fb_flow */
 #define SPRITZ_FLOW_F_INNER (1U << 2)	 /* UDP carrier with an inner TCP flow */
 #define SPRITZ_FLOW_F_MIXED (1U << 3)	 /* ... and more than one: no ring */
 
@@ -135,14 +151,10 @@ struct spritz_flow {
 	__u32 flags;		  /* SPRITZ_FLOW_F_* */
 	__u32 inner_ports;	  /* F_INNER: the inner TCP flow's sport << 16 | dport */
 	__u32 inner_addrs;	  /* F_INNER: xor of its address words */
-	__u32 snd_nxt;		  /* highest end_seq sent (TCP, or inner TCP) */
-	__u32 snd_una;		  /* highest cumulative ACK seen, <= snd_nxt */
-	__u32 ring_head;	  /* next slot: ring[ring_head & MASK] */
 	__u16 last_ev;		  /* EV of the last steered packet */
 	__u8 last_lat_class;
 	__u8 __pad;
-	__u32 __pad1;
-	struct spritz_inflight ring[SPRITZ_RING_SIZE];
+	struct spritz_fb_flow fb; /* sequence space and ring (TCP, or inner TCP) */
 };
 
 /* ----------------------------------------------------------------- stats */
@@ -156,7 +168,8 @@ struct spritz_stats {
 	__u64 eg_segs;		/* managed GSO segments (= packets without GSO) */
 	__u64 eg_rewrites;	/* flow label / source port written */
 	__u64 eg_unsteered;	/* managed but no path (pick failed): untouched */
-	__u64 eg_pure_ack;	/* pure ACK/RST: flow's last EV, no decision */
+	__u64 eg_pure_ack;	/* pure ACK/RST/SYN-ACK/FIN: flow's last EV, no decision */
+	__u64 eg_ctl_no_flow;	/* ... of a flow without state: untouched, none created */
 	__u64 eg_flows_new;	/* flow states created */
 	__u64 eg_flow_fail;	/* flow state could not be created: untouched */
 	__u64 eg_retrans;	/* TCP sends of already sent sequence */
@@ -185,8 +198,13 @@ struct spritz_stats {
 	__u64 in_acks;		/* TCP ACKs of a managed flow */
 	__u64 in_inner_acks;	/* ... of them inside VXLAN/Geneve */
 	__u64 in_unmanaged;	/* everything else (passes untouched) */
-	__u64 in_sack_blocks;	/* SACK blocks parsed (ACKs with sends in flight) */
-	__u64 in_ack_unsent;	/* ... ACKs of data never sent (past snd_nxt): ignored */
+	__u64 in_sack_blocks;	/* valid SACK blocks used (ACKs with sends in flight) */
+	/* ingress: rejected as TCP would reject them; they change nothing */
+	__u64 in_ack_unsent;	/* ACKs of data never sent (past snd_nxt) */
+	__u64 in_ack_old;	/* ACKs below snd_una (older than the last valid one) */
+	__u64 in_ack_ctl;	/* SYN (ECN setup included) or RST with ACK */
+	__u64 in_sack_bad;	/* SACK blocks empty or outside [snd_una, snd_nxt] */
+	__u64 in_tunnel_foreign; /* inner ACKs from another outer address pair */
 	/* feedback given to the algorithm, by kind */
 	__u64 fb_ack;
 	__u64 fb_ecn;

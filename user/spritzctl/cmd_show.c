@@ -222,7 +222,7 @@ static int flow_pending(const struct spritz_flow *f)
 	int i, n = 0;
 
 	for (i = 0; i < SPRITZ_RING_SIZE; i++)
-		n += f->ring[i].state == SPRITZ_IF_PENDING;
+		n += f->fb.ring[i].state == SPRITZ_IF_PENDING;
 	return n;
 }
 

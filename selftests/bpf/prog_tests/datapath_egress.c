@@ -126,7 +126,16 @@ static const struct eg_case cases[] = {
 	{ "tcp6_vlan", TCP6(.vlans = 1), NULL, EXP_LABEL, EV_D1, SOFF(eg_managed_tcp) },
 	{ "tcp6_qinq", TCP6(.vlans = 2), NULL, EXP_LABEL, EV_D1, SOFF(eg_managed_tcp) },
 	{ "tcp6_syn", { .flags = 0x02, .seq = 77 }, NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites) },
-	{ "tcp6_fin", { .flags = 0x11, .seq = 77 }, NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites) },
+	{ "tcp6_fin_data", TCP6(.flags = 0x19), NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites),
+	  SOFF(eg_flows_new) },
+	/* control segments of a flow without state: untouched, none created */
+	{ "tcp6_fin_first", { .flags = 0x11, .seq = 77 }, NULL, EXP_SAME, 0, SOFF(eg_ctl_no_flow) },
+	{ "tcp6_synack_first", { .flags = 0x12, .seq = 77 }, NULL, EXP_SAME, 0,
+	  SOFF(eg_ctl_no_flow) },
+	{ "tcp6_rst_first", { .flags = 0x04, .seq = 77 }, NULL, EXP_SAME, 0, SOFF(eg_ctl_no_flow) },
+	{ "tcp6_rst_ack_first", { .flags = 0x14, .seq = 77 }, NULL, EXP_SAME, 0,
+	  SOFF(eg_ctl_no_flow) },
+	{ "tcp6_rst_data_first", TCP6(.flags = 0x14), NULL, EXP_SAME, 0, SOFF(eg_ctl_no_flow) },
 	{ "tcp6_options",
 	  TCP6(.opts = (const uint8_t *)"\x01\x01\x08\x0a\x00\x00\x00\x01\x00\x00\x00\x02",
 	       .optlen = 12),
@@ -136,7 +145,7 @@ static const struct eg_case cases[] = {
 	{ "tcp6_gso", TCP6(.paylen = 300), NULL, EXP_LABEL, EV_D1, SOFF(eg_rewrites), 0, 4 },
 	{ "tcp6_no_table_list", TCP6(.dst = DST9_6), NULL, EXP_SAME, 0, SOFF(eg_unsteered),
 	  SOFF(pick_fail) },
-	{ "tcp6_pure_ack_first", { .flags = 0x10 }, NULL, EXP_SAME, 0, SOFF(eg_unsteered) },
+	{ "tcp6_pure_ack_first", { .flags = 0x10 }, NULL, EXP_SAME, 0, SOFF(eg_ctl_no_flow) },
 	/* managed: UDP carriers -> source port */
 	{ "udp6_vxlan", UDP6(), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp), SOFF(eg_rewrites) },
 	{ "udp6_geneve", UDP6(.dport = 6081), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
@@ -323,13 +332,13 @@ static void test_flow_state(void)
 	if (!ASSERT_OK(dp_flow(skel, &s, &f), "flow exists"))
 		return;
 	ASSERT_EQ(f.dst_switch, 1, "dst switch from the directory");
-	ASSERT_EQ(f.snd_nxt, 5200, "snd_nxt");
-	ASSERT_EQ(f.ring_head, 1, "one record");
-	ASSERT_EQ(f.ring[0].state, SPRITZ_IF_PENDING, "pending");
-	ASSERT_EQ(f.ring[0].start_seq, 5000, "start");
-	ASSERT_EQ(f.ring[0].end_seq, 5200, "end");
-	ASSERT_EQ(f.ring[0].ev, EV_D1, "ev");
-	ASSERT_EQ(f.ring[0].segs, 3, "segs");
+	ASSERT_EQ(f.fb.snd_nxt, 5200, "snd_nxt");
+	ASSERT_EQ(f.fb.ring_head, 1, "one record");
+	ASSERT_EQ(f.fb.ring[0].state, SPRITZ_IF_PENDING, "pending");
+	ASSERT_EQ(f.fb.ring[0].start_seq, 5000, "start");
+	ASSERT_EQ(f.fb.ring[0].end_seq, 5200, "end");
+	ASSERT_EQ(f.fb.ring[0].ev, EV_D1, "ev");
+	ASSERT_EQ(f.fb.ring[0].segs, 3, "segs");
 	ASSERT_EQ(f.last_ev, EV_D1, "last ev");
 	ASSERT_EQ(f.packets, 3, "GSO segments counted as packets");
 	ASSERT_EQ(f.bytes_sent, in.len, "bytes");
@@ -342,7 +351,7 @@ static void test_flow_state(void)
 	ASSERT_OK(dp_run(prog, &in, &out, &ret, 0), "run ack");
 	ASSERT_EQ(get32(out.b + 14) & 0xfffff, EV_D1, "pure ACK label = last EV");
 	ASSERT_OK(dp_flow(skel, &s, &f), "flow");
-	ASSERT_EQ(f.ring_head, 1, "no record for a pure ACK");
+	ASSERT_EQ(f.fb.ring_head, 1, "no record for a pure ACK");
 }
 
 /* Send @n data packets to switch 2, return the EVs in @evs. */

@@ -294,6 +294,11 @@ static void test_fuzz(void)
 	       (unsigned long long)st.fb_nack, (unsigned long long)st.fb_timeout,
 	       (unsigned long long)st.un_malformed, (unsigned long long)st.in_sack_blocks,
 	       (unsigned long long)st.eg_inner_tcp, (unsigned long long)st.in_inner_acks);
+	printf("# rejected: ack unsent %llu old %llu syn/rst %llu, sack blocks %llu, "
+	       "foreign tunnel source %llu; control segments without flow %llu\n",
+	       (unsigned long long)st.in_ack_unsent, (unsigned long long)st.in_ack_old,
+	       (unsigned long long)st.in_ack_ctl, (unsigned long long)st.in_sack_bad,
+	       (unsigned long long)st.in_tunnel_foreign, (unsigned long long)st.eg_ctl_no_flow);
 	ASSERT_GT(fc.rewrites, 0, "some packets managed");
 	ASSERT_GT(st.eg_inner_tcp, 0, "some tunnel packets with inner TCP data");
 	ASSERT_GT(fc.identical, 0, "some packets unmanaged");

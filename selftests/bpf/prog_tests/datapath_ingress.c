@@ -107,7 +107,7 @@ static int pending(const char *dst)
 	if (flow(dst, &f))
 		return -1;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++)
-		n += f.ring[i].state == SPRITZ_IF_PENDING;
+		n += f.fb.ring[i].state == SPRITZ_IF_PENDING;
 	return n;
 }
 
@@ -169,8 +169,8 @@ static void test_scout_ack(void)
 	ASSERT_EQ(d.dec_sample, 1, "one sample");
 	ASSERT_EQ(d.dec_use_ev, 1, "then the buffer");
 	ASSERT_OK(flow(DST1_6, &f), "flow");
-	ASSERT_EQ(f.snd_una, 1100, "snd_una");
-	ASSERT_EQ(f.snd_nxt, 1200, "snd_nxt");
+	ASSERT_EQ(f.fb.snd_una, 1100, "snd_una");
+	ASSERT_EQ(f.fb.snd_nxt, 1200, "snd_nxt");
 	/* a duplicate ACK acknowledges nothing new */
 	dp_stats(skel, &s0);
 	rx(DST1_6, 1100, 0, NULL, 0);
@@ -270,9 +270,9 @@ static void test_sack_layouts(void)
 	ASSERT_EQ(d.in_sack_blocks, 2, "one SACK block per ACK");
 	ASSERT_EQ(d.fb_ack, 2, "two sends SACKed");
 	ASSERT_OK(flow(DST2_6, &f), "flow");
-	ASSERT_EQ(f.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
-	ASSERT_EQ(f.ring[1].state, SPRITZ_IF_FREE, "sacked, no timestamps");
-	ASSERT_EQ(f.ring[2].state, SPRITZ_IF_FREE, "sacked, timestamps after");
+	ASSERT_EQ(f.fb.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
+	ASSERT_EQ(f.fb.ring[1].state, SPRITZ_IF_FREE, "sacked, no timestamps");
+	ASSERT_EQ(f.fb.ring[2].state, SPRITZ_IF_FREE, "sacked, timestamps after");
 }
 
 /*
@@ -321,8 +321,8 @@ static void test_ack_bounds(void)
 		ASSERT_EQ(d.in_sack_blocks, rows[i].sack_blocks, W("in_sack_blocks"));
 		if (!ASSERT_OK(flow(DST2_6, &f), W("flow")))
 			break;
-		ASSERT_EQ(f.snd_una, rows[i].snd_una, W("snd_una"));
-		ASSERT_EQ(f.snd_nxt, 1200, W("snd_nxt"));
+		ASSERT_EQ(f.fb.snd_una, rows[i].snd_una, W("snd_una"));
+		ASSERT_EQ(f.fb.snd_nxt, 1200, W("snd_nxt"));
 		ASSERT_EQ(pending(DST2_6), rows[i].pending, W("pending sends"));
 #undef W
 	}
@@ -348,10 +348,10 @@ static void test_sack(void)
 	ASSERT_EQ(d.in_sack_blocks, 2, "two SACK blocks parsed");
 	ASSERT_EQ(d.fb_ack, 2, "two sends SACKed");
 	ASSERT_OK(flow(DST2_6, &f), "flow");
-	ASSERT_EQ(f.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
-	ASSERT_EQ(f.ring[1].state, SPRITZ_IF_FREE, "sacked");
-	ASSERT_EQ(f.ring[2].state, SPRITZ_IF_PENDING, "hole stays pending");
-	ASSERT_EQ(f.ring[3].state, SPRITZ_IF_FREE, "sacked");
+	ASSERT_EQ(f.fb.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
+	ASSERT_EQ(f.fb.ring[1].state, SPRITZ_IF_FREE, "sacked");
+	ASSERT_EQ(f.fb.ring[2].state, SPRITZ_IF_PENDING, "hole stays pending");
+	ASSERT_EQ(f.fb.ring[3].state, SPRITZ_IF_FREE, "sacked");
 	ASSERT_GE(f.lb.len, 1, "sacked EVs buffered");
 	/* SACK with ECE marks */
 	dp_stats(skel, &s0);
@@ -551,6 +551,242 @@ static void test_unmanaged(void)
 	ASSERT_EQ(pending(DST1_6), 1, "send still pending");
 }
 
+/* ------------------------------------------------- adversarial feedback */
+
+/* One step of an adversarial row, on flows to switch 2 (several paths). */
+enum { A_TX = 1, A_RX, A_ADV };
+
+struct aop {
+	int op;
+	uint8_t flags;	 /* TX, RX: TCP flags */
+	uint32_t seq;	 /* TX */
+	int len;	 /* TX: payload */
+	uint32_t ack;	 /* RX */
+	int nsack;	 /* RX */
+	uint32_t sack[4];
+	int n;		 /* TX, RX: repeated on n local ports from PORT_FLOOD (0: SPORT once) */
+	uint64_t ns;	 /* ADV: the clock moves on */
+};
+
+#define PORT_FLOOD 41000
+#define TXA(fl, sq, ln, ...) { .op = A_TX, .flags = (fl), .seq = (sq), .len = (ln), __VA_ARGS__ }
+#define RXA(fl, ak, ...) { .op = A_RX, .flags = (fl), .ack = (ak), __VA_ARGS__ }
+#define ADV(t) { .op = A_ADV, .ns = (t) }
+/* past the default timeout_us, and past the coarse clock's tick on ingress */
+#define PAST_TMO ((SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL)
+
+struct adv_want {
+	size_t off; /* SOFF(counter) */
+	uint64_t val;
+};
+
+struct adv_case {
+	const char *name;
+	struct aop ops[8];
+	struct adv_want want[6]; /* counter deltas; every fb_* not named must stay 0 */
+	int pending;		 /* pending sends of the SPORT flow after (-1: no such flow) */
+	int flows;		 /* entries in spritz_flows after */
+};
+
+/* A segment with @flags from local port @sport to DST2_6 on egress. */
+static void txp(uint16_t sport, uint8_t flags, uint32_t seq, int len)
+{
+	struct spec s = { .dst = DST2_6, .sport = sport, .seq = seq, .paylen = len,
+			  .flags = flags };
+	struct pkt p, o;
+	uint32_t ret;
+
+	pkt_build(&p, &s);
+	ASSERT_OK(dp_run(eg, &p, &o, &ret, 0), "egress run");
+}
+
+/* A segment with @flags from DST2_6 to local port @dport on ingress. */
+static void rxp(uint16_t dport, uint8_t flags, uint32_t ack, const uint32_t *sack, int nsack)
+{
+	uint8_t opts[40];
+	struct spec s = { .src = DST2_6, .dst = LOCAL6, .sport = DPORT, .dport = dport,
+			  .seq = 777, .ack = ack, .flags = flags, .opts = opts };
+	struct pkt p, o;
+	uint32_t ret;
+	int i;
+
+	if (nsack) {
+		opts[0] = 1;
+		opts[1] = 1;
+		opts[2] = 5;
+		opts[3] = 2 + 8 * nsack;
+		for (i = 0; i < 2 * nsack; i++)
+			put32(opts + 4 + 4 * i, sack[i]);
+		s.optlen = 4 + 8 * nsack;
+	}
+	pkt_build(&p, &s);
+	if (!ASSERT_OK(dp_run(in, &p, &o, &ret, 0), "ingress run"))
+		return;
+	ASSERT_MEMEQ(o.b, p.b, p.len, "ingress leaves the packet byte-identical");
+}
+
+/* Paths of switch 2 that spritz.ko has disabled. */
+static int d2_disabled(void)
+{
+	int i, n = 0;
+
+	for (i = 0; i < 4; i++)
+		n += path_disabled_ms(2, ev_d2[i]) > 0;
+	return n;
+}
+
+static int nflows(void)
+{
+	int fd = bpf_map__fd(skel->maps.spritz_flows), n = 0;
+	struct spritz_flow_key k, next;
+	void *prev = NULL;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		k = next;
+		prev = &k;
+		n++;
+	}
+	return n;
+}
+
+static int pending_port(uint16_t sport)
+{
+	struct spec s = { .dst = DST2_6, .sport = sport };
+	struct spritz_flow f;
+	int i, n = 0;
+
+	if (dp_flow(skel, &s, &f))
+		return -1;
+	for (i = 0; i < SPRITZ_RING_SIZE; i++)
+		n += f.fb.ring[i].state == SPRITZ_IF_PENDING;
+	return n;
+}
+
+#define SYN 0x02
+#define SYN_ECN 0xc2 /* SYN ECE CWR: ECN setup */
+#define SYNACK 0x12
+#define SYNACK_ECE 0x52
+#define DATA 0x18
+#define ACKF 0x10
+#define ECEF 0x50
+#define RSTACK 0x14
+#define FINACK 0x11
+
+/*
+ * Every row fails on the code before the feedback core (feedback.h): the
+ * handshake rows disabled paths or credited marks, the window rows
+ * credited or aged sends, the flood rows created flow entries.  No path
+ * of switch 2 may end up disabled, and only the named feedback happens.
+ */
+static const struct adv_case adv_cases[] = {
+	{ "connect_unanswered_x20",
+	  { TXA(SYN_ECN, 999, 0, .n = 20), ADV(PAST_TMO), TXA(SYN, 999, 0, .n = 20),
+	    ADV(3 * PAST_TMO), TXA(SYN, 999, 0, .n = 20) },
+	  { { SOFF(eg_retrans), 0 }, { SOFF(eg_rewrites), 60 } }, -1, 20 },
+	{ "syn_flood_answered",
+	  { TXA(SYNACK, 5000, 0, .n = 64), ADV(PAST_TMO), TXA(SYNACK, 5000, 0, .n = 64),
+	    TXA(RSTACK, 5001, 0, .n = 64), TXA(ACKF, 5001, 0, .n = 64) },
+	  { { SOFF(eg_ctl_no_flow), 256 }, { SOFF(eg_flows_new), 0 } }, -1, 0 },
+	{ "flood_keeps_established",
+	  { TXA(DATA, 1000, 100), TXA(SYNACK, 5000, 0, .n = 64), TXA(RSTACK, 5001, 0, .n = 64),
+	    RXA(ACKF, 1100) },
+	  { { SOFF(eg_ctl_no_flow), 128 }, { SOFF(eg_flows_new), 1 }, { SOFF(fb_ack), 1 } }, 0,
+	  1 },
+	{ "ack_old_with_sack",
+	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), RXA(ACKF, 1100),
+	    RXA(ACKF, 1050, .nsack = 1, .sack = { 1100, 1200 }) },
+	  { { SOFF(in_ack_old), 1 }, { SOFF(fb_ack), 1 } }, 1, 1 },
+	{ "ack_far_below_with_sack",
+	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100),
+	    RXA(ACKF, 1000 - 0x40000000U, .nsack = 1, .sack = { 1000, 1200 }) },
+	  { { SOFF(in_ack_old), 1 } }, 2, 1 },
+	{ "ack_old_after_timeout",
+	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), RXA(ACKF, 1100), ADV(PAST_TMO),
+	    RXA(ACKF, 1000) },
+	  { { SOFF(in_ack_old), 1 }, { SOFF(fb_ack), 1 }, { SOFF(path_disables), 0 } }, 1, 1 },
+	{ "sack_beyond_snd_nxt",
+	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100),
+	    RXA(ACKF, 1000, .nsack = 1, .sack = { 1100, 5000 }) },
+	  { { SOFF(in_sack_bad), 1 }, { SOFF(in_sack_blocks), 0 } }, 2, 1 },
+	{ "sack_below_snd_una",
+	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), TXA(DATA, 1200, 100), RXA(ACKF, 1100),
+	    RXA(ACKF, 1100, .nsack = 1, .sack = { 900, 1300 }) },
+	  { { SOFF(in_sack_bad), 1 }, { SOFF(fb_ack), 1 } }, 2, 1 },
+	{ "synack_ece_negotiation",
+	  { TXA(SYN_ECN, 999, 0), RXA(SYNACK_ECE, 1000) },
+	  { { SOFF(in_unmanaged), 1 } }, 0, 1 },
+	{ "synack_ece_established",
+	  { TXA(DATA, 1000, 100), RXA(SYNACK_ECE, 1100) },
+	  { { SOFF(in_ack_ctl), 1 } }, 1, 1 },
+	{ "rst_ack_covering",
+	  { TXA(DATA, 1000, 100), RXA(RSTACK, 1100) },
+	  { { SOFF(in_ack_ctl), 1 } }, 1, 1 },
+	{ "fin_retrans",
+	  { TXA(DATA, 1000, 100), RXA(ACKF, 1100), TXA(FINACK, 1100, 0), ADV(3 * PAST_TMO),
+	    TXA(FINACK, 1100, 0), RXA(ACKF, 1101) },
+	  { { SOFF(fb_ack), 1 }, { SOFF(in_ack_unsent), 0 }, { SOFF(eg_retrans), 0 } }, 0, 1 },
+};
+
+static void run_adv(const struct adv_case *c)
+{
+	static const size_t fb[] = { SOFF(fb_ack), SOFF(fb_ecn), SOFF(fb_nack), SOFF(fb_timeout),
+				     SOFF(path_disables), SOFF(path_disable_fail) };
+	struct spritz_stats s0, d;
+	char what[160];
+	size_t i, j;
+	int k;
+
+	start("scout");
+	dp_stats(skel, &s0);
+	for (i = 0; i < sizeof(c->ops) / sizeof(c->ops[0]) && c->ops[i].op; i++) {
+		const struct aop *o = &c->ops[i];
+		int n = o->n ? o->n : 1;
+
+		for (k = 0; k < n; k++) {
+			uint16_t port = o->n ? PORT_FLOOD + k : SPORT;
+
+			if (o->op == A_TX)
+				txp(port, o->flags, o->seq, o->len);
+			else if (o->op == A_RX)
+				rxp(port, o->flags, o->ack, o->sack, o->nsack);
+			else
+				skel->bss->spritz_clock_offset_ns += o->ns;
+		}
+	}
+	stats_delta(&s0, &d);
+	for (j = 0; j < sizeof(c->want) / sizeof(c->want[0]) && c->want[j].off; j++) {
+		snprintf(what, sizeof(what), "%s: counter at offset %zu", c->name, c->want[j].off);
+		ASSERT_EQ(STAT(&d, c->want[j].off), c->want[j].val, what);
+	}
+	for (i = 0; i < sizeof(fb) / sizeof(fb[0]); i++) {
+		uint64_t want = 0;
+
+		for (j = 0; j < sizeof(c->want) / sizeof(c->want[0]) && c->want[j].off; j++)
+			if (c->want[j].off == fb[i])
+				want = c->want[j].val;
+		snprintf(what, sizeof(what), "%s: feedback counter at offset %zu", c->name, fb[i]);
+		ASSERT_EQ(STAT(&d, fb[i]), want, what);
+	}
+	snprintf(what, sizeof(what), "%s: no path of switch 2 disabled", c->name);
+	ASSERT_EQ(d2_disabled(), 0, what);
+	snprintf(what, sizeof(what), "%s: pending sends", c->name);
+	ASSERT_EQ(pending_port(SPORT), c->pending, what);
+	snprintf(what, sizeof(what), "%s: flow entries", c->name);
+	ASSERT_EQ(nflows(), c->flows, what);
+}
+
+/* Handshakes, forged and stale ACKs, floods: the adversarial table. */
+static void test_adversarial(void)
+{
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
+		return;
+	for (i = 0; i < sizeof(adv_cases) / sizeof(adv_cases[0]); i++)
+		run_adv(&adv_cases[i]);
+	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
+}
+
 /* ---------------------------------------------------- tunnels (VXLAN, Geneve) */
 
 #define IN4_LOCAL "192.168.7.1"
@@ -578,6 +814,9 @@ static uint16_t tun_tx(const struct spec *o, struct spec *inner, uint32_t seq, i
 	return get16(out.b + pkt_l4(o));
 }
 
+/* Outer source of tun_rx()'s packets: NULL, the peer (@o's destination). */
+static const char *tun_rx_src;
+
 /* The peer's tunnel packet (outer @o reversed) with an inner ACK. */
 static void tun_rx(const struct spec *o, const struct spec *inner, uint32_t ack, int ece)
 {
@@ -593,8 +832,9 @@ static void tun_rx(const struct spec *o, const struct spec *inner, uint32_t ack,
 	ri.ack = ack;
 	ri.paylen = 0;
 	ri.flags = 0x10 | (ece ? 0x40 : 0);
-	ro.src = o->dst;
-	ro.dst = o->src;
+	/* the peer answers from the address we send to, to ours (spec defaults) */
+	ro.src = tun_rx_src ? tun_rx_src : o->dst ? o->dst : o->v4 ? DST1_4 : DST1_6;
+	ro.dst = o->src ? o->src : o->v4 ? LOCAL4 : LOCAL6;
 	ro.sport = PEER_HASH;
 	ro.inner = &ri;
 	pkt_build(&p, &ro);
@@ -612,7 +852,7 @@ static int tun_pending(const struct spec *o)
 	if (dp_flow(skel, o, &f))
 		return -1;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++)
-		n += f.ring[i].state == SPRITZ_IF_PENDING;
+		n += f.fb.ring[i].state == SPRITZ_IF_PENDING;
 	return n;
 }
 
@@ -643,8 +883,8 @@ static void test_tunnel(void)
 	ASSERT_EQ(tun_pending(&vx), 1, "VXLAN: inner send recorded");
 	if (ASSERT_OK(dp_flow(skel, &vx, &f), "tunnel flow")) {
 		ASSERT_TRUE(f.flags & SPRITZ_FLOW_F_INNER, "F_INNER");
-		ASSERT_EQ(f.ring[0].start_seq, 5000, "ring: inner start");
-		ASSERT_EQ(f.ring[0].end_seq, 5100, "ring: inner end");
+		ASSERT_EQ(f.fb.ring[0].start_seq, 5000, "ring: inner start");
+		ASSERT_EQ(f.fb.ring[0].end_seq, 5100, "ring: inner end");
 	}
 	tun_rx(&vx, &vin, 5100, 0);
 	ASSERT_EQ(tun_pending(&vx), 0, "VXLAN: inner ACK acknowledged the send");
@@ -686,6 +926,45 @@ static void test_tunnel(void)
 	ASSERT_EQ(d.eg_inner_tcp, 0, "mixed: nothing recorded");
 	ASSERT_EQ(d.eg_rewrites, 2, "mixed: still steered");
 	ASSERT_EQ(d.fb_ack + d.fb_ecn + d.fb_nack + d.fb_timeout, 0, "mixed: no feedback");
+}
+
+/*
+ * Inner ACKs injected in tunnel packets from an outer source that is not
+ * the tunnel peer (here another host of the directory, over IPv6 and
+ * IPv4): ignored and counted, the send stays pending; the peer's own ACK
+ * then acknowledges it.
+ */
+static void test_tunnel_foreign(void)
+{
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33000,
+			    .dport = 80, .flags = 0x18 };
+	struct spec vx6 = { .proto = 17, .inner = &vin };
+	struct spec vx4 = { .v4 = 1, .proto = 17, .inner = &vin };
+	const struct {
+		struct spec *o;
+		const char *foreign;
+	} rows[] = { { &vx6, DST2_6 }, { &vx4, "10.1.0.9" } };
+	struct spritz_stats s0, d;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		start("scout");
+		dp_stats(skel, &s0);
+		tun_tx(rows[i].o, &vin, 5000, 100);
+		tun_rx_src = rows[i].foreign;
+		tun_rx(rows[i].o, &vin, 5100, 0);
+		tun_rx_src = NULL;
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.in_tunnel_foreign, 1, "foreign outer source counted");
+		ASSERT_EQ(d.fb_ack + d.fb_ecn + d.fb_nack + d.fb_timeout, 0, "no feedback");
+		ASSERT_EQ(tun_pending(rows[i].o), 1, "send still pending");
+		tun_rx(rows[i].o, &vin, 5100, 0);
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.fb_ack, 1, "the peer's ACK counts");
+		ASSERT_EQ(tun_pending(rows[i].o), 0, "acknowledged");
+	}
 }
 
 /* Tunnel packets the inner parser does not follow: steered, no feedback. */
@@ -732,7 +1011,9 @@ static const struct test_case tests[] = {
 	{ "min_bias", test_min_bias },
 	{ "flicr_ecmp_ops", test_flicr_ecmp_ops },
 	{ "unmanaged", test_unmanaged },
+	{ "adversarial", test_adversarial },
 	{ "tunnel", test_tunnel },
+	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_unparsed", test_tunnel_unparsed },
 	{ "destroy", test_destroy },
 };
