@@ -11,9 +11,11 @@
  *   spritz_ingress  tc ingress.  ACKs of managed IPv6 TCP flows are mapped
  *                   back to the recorded sends they cover, and each covered
  *                   send becomes ACK / ACK_ECN feedback for the EV that
- *                   carried it; a send retransmitted (seen on egress) is a
- *                   NACK before timeout_us and a TIMEOUT after, as is a send
- *                   left unacknowledged for timeout_us.
+ *                   carried it; a send retransmitted (seen on egress) or
+ *                   left in a SACK hole is a NACK, and a send left
+ *                   unacknowledged for the flow's timeout (a multiple of
+ *                   the socket's srtt, read on egress) is a TIMEOUT if the
+ *                   feedback core's dead-path rule says its path is dead.
  *
  * The feedback rules themselves (what is recorded, which ACKs are valid,
  * what each outcome is) are the feedback core's, include/spritz/feedback.h;
@@ -128,8 +130,11 @@ __u32 spritz_bench_stop;
 struct spritz_ctx {
 	struct spritz_lb_cfg cfg;
 	__u64 now;
-	__u64 timeout_ns;
 	__u64 small_flow_bytes;
+	__u32 timeout_us;      /* the flow timeout's cap (spritz_fb_timeout_ns()) */
+	__u32 timeout_min_us;  /* its floor */
+	__u32 timeout_rtt_pct; /* its multiple of the srtt, percent */
+	__u32 __pad;
 };
 
 /*
@@ -166,11 +171,15 @@ static __always_inline void spritz_knobs_fetch(struct spritz_ctx *c)
 	__builtin_memset(&k, 0, sizeof(k));
 	if (!spritz_kfunc_exists(bpf_spritz_knobs) || bpf_spritz_knobs(&k, sizeof(k))) {
 		spritz_lb_cfg_default(&c->cfg);
-		c->timeout_ns = SPRITZ_DEF_TIMEOUT_US * 1000ULL;
+		c->timeout_us = SPRITZ_DEF_TIMEOUT_US;
+		c->timeout_min_us = SPRITZ_DEF_TIMEOUT_MIN_US;
+		c->timeout_rtt_pct = SPRITZ_DEF_TIMEOUT_RTT_PCT;
 		c->small_flow_bytes = SPRITZ_DEF_SMALL_FLOW_BYTES;
 	} else {
 		spritz_lb_cfg_from_knobs(&c->cfg, &k);
-		c->timeout_ns = k.timeout_us * 1000ULL;
+		c->timeout_us = k.timeout_us;
+		c->timeout_min_us = k.timeout_min_us;
+		c->timeout_rtt_pct = k.timeout_rtt_pct;
 		c->small_flow_bytes = k.small_flow_bytes;
 	}
 }
@@ -209,20 +218,42 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(__u64 raw, __u32 dir)
 }
 
 /*
- * The knob snapshot and the time for a packet leaving: the coarse clock
- * (a tick, 1-4 ms, behind at most), enough for timeouts (see Clocks in
- * datapath.rst), except under Flicr, whose flowlet gaps (50 us by
- * default) need the fine one.  No packet field is read: send times, like
- * the snapshot's age, are the kernel's.
+ * The knob snapshot and the time for a packet: the snapshot's age on the
+ * coarse clock, the time on the fine one, since flow timeouts are a few
+ * RTTs (see Clocks in datapath.rst).  No packet field is read: send
+ * times, like the snapshot's age, are the kernel's.
  */
-static __always_inline struct spritz_ctx *spritz_ctx_egress(void)
+static __always_inline struct spritz_ctx *spritz_ctx_fine(__u32 dir)
 {
 	struct spritz_ctx *c;
 
-	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_EGRESS);
-	if (c->cfg.algo == SPRITZ_ALGO_FLICR)
-		c->now = bpf_ktime_get_ns() + spritz_clock_offset_ns;
+	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), dir);
+	c->now = bpf_ktime_get_ns() + spritz_clock_offset_ns;
 	return c;
+}
+
+static __always_inline struct spritz_ctx *spritz_ctx_egress(void)
+{
+	return spritz_ctx_fine(SPRITZ_KNOBS_EGRESS);
+}
+
+/*
+ * The smoothed RTT of the TCP socket that sends @skb into @fb, if there
+ * is one (a local sender; tc egress has skb->sk, a full socket for data).
+ */
+static __always_inline void spritz_srtt(struct __sk_buff *skb, struct spritz_fb_flow *fb)
+{
+	struct bpf_sock *sk = skb->sk;
+	struct bpf_tcp_sock *tp;
+
+	if (!sk)
+		return;
+	sk = bpf_sk_fullsock(sk);
+	if (!sk)
+		return;
+	tp = bpf_tcp_sock(sk);
+	if (tp && tp->srtt_us)
+		fb->srtt_us = tp->srtt_us >> 3; /* the kernel keeps it << 3 */
 }
 
 static __always_inline struct spritz_stats *spritz_stats_get(void)
@@ -279,12 +310,12 @@ __noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_c
  * number of outcomes to deliver.  Global: verified once, called only for
  * retransmissions.
  */
-__noinline int spritz_retrans(struct spritz_flow *f, const struct spritz_ctx *c,
-			      struct spritz_stats *st, __u32 seq, __u32 end)
+__noinline int spritz_retrans(struct spritz_flow *f, struct spritz_stats *st, __u32 seq,
+			      __u32 end)
 {
-	if (!f || !c || !st)
+	if (!f || !st)
 		return 0;
-	return spritz_fb_retrans(&f->fb, st, c->now, c->timeout_ns, seq, end);
+	return spritz_fb_retrans(&f->fb, st, seq, end);
 }
 
 /*
@@ -296,7 +327,10 @@ __noinline int spritz_ack_scan(struct spritz_flow *f, struct spritz_fb_ackinfo *
 {
 	if (!f || !a || !c || !st)
 		return 0;
-	return spritz_fb_ack(&f->fb, st, c->now, c->timeout_ns, a);
+	return spritz_fb_ack(&f->fb, st, c->now,
+			     spritz_fb_timeout_ns(f->fb.srtt_us, c->timeout_rtt_pct,
+						  c->timeout_min_us, c->timeout_us),
+			     a);
 }
 
 /*
@@ -498,9 +532,11 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	if (SPRITZ_BENCH_STOP(5))
 		return SPRITZ_TC_NEXT;
 	/* a SYN is steered like data, but never recorded (feedback.h) */
-	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->fb, seq, end) &&
-	    spritz_retrans(f, c, st, seq, end))
-		spritz_fb_deliver(f, &c->cfg, st);
+	if (kind == SPRITZ_SEG_DATA) {
+		spritz_srtt(skb, &f->fb);
+		if (spritz_fb_presend(&f->fb, seq, end) && spritz_retrans(f, st, seq, end))
+			spritz_fb_deliver(f, &c->cfg, st);
+	}
 	if (SPRITZ_BENCH_STOP(6))
 		goto out;
 
@@ -668,8 +704,7 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 		spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end);
 		return 0;
 	}
-	if (spritz_fb_presend(&f->fb, in->seq, in->end) &&
-	    spritz_retrans(f, c, st, in->seq, in->end))
+	if (spritz_fb_presend(&f->fb, in->seq, in->end) && spritz_retrans(f, st, in->seq, in->end))
 		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES;
 	return SPRITZ_INNER_RECORD;
 }
@@ -743,6 +778,8 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	c = spritz_ctx_egress();
 	if (inner) {
 		record = spritz_inner_sent(f, &key, &in, c, st);
+		if (record)
+			spritz_srtt(skb, &f->fb);
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver(f, &c->cfg, st);
 	}
@@ -943,13 +980,12 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 			bpf_loop(SPRITZ_TCP_OPT_MAX, spritz_optwalk_step, &w, 0);
 	}
 	/*
-	 * An ACK needs the time only to age the sends it does not cover, in
-	 * timeout_us (200 ms by default): the coarse clock, a tick (1-4 ms)
-	 * behind at most, makes such a timeout at most a tick late.
+	 * An ACK needs the time only to age the sends it does not cover
+	 * against the flow's timeout, a few RTTs: the fine clock.
 	 */
 	if (SPRITZ_BENCH_STOP(4))
 		return;
-	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), SPRITZ_KNOBS_INGRESS);
+	c = spritz_ctx_fine(SPRITZ_KNOBS_INGRESS);
 	if (SPRITZ_BENCH_STOP(5))
 		return;
 	if (spritz_ack_scan(f, &s, c, st))

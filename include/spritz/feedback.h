@@ -11,17 +11,30 @@
  *	send          spritz_fb_seg_kind()  data, SYN, or control (ACK, RST,
  *	                                    SYN-ACK, FIN-only)
  *	  data        spritz_fb_presend()   snd_nxt; a repeat of sequence sent?
- *	              spritz_fb_retrans()   then: NACK, or TIMEOUT if the send
- *	                                    repeated is older than the timeout
+ *	              spritz_fb_retrans()   then: NACK, the send stays LOST
  *	              spritz_fb_record()    after the EV is known
  *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt
  *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4,
  *	                                    RFC 2018/6675 for SACK blocks)
  *	              spritz_fb_ack()       covered sends: ACK or ACK_ECN;
- *	                                    uncovered older than the timeout:
- *	                                    TIMEOUT
+ *	                                    SACK holes TCP counts lost: NACK;
+ *	                                    the dead-path rule: TIMEOUT
  *	per outcome   spritz_fb_take()      the next record with an outcome
  *	              spritz_fb_apply()     into the algorithm core (lb.h)
+ *
+ * Failover in RTTs (paper §V: a timeout of 100 us = 13.7 RTTs disables
+ * the path).  Every loss is a NACK: a SACK hole, or a retransmission by
+ * TCP.  A send not acknowledged within the flow's timeout
+ * (spritz_fb_timeout_ns(): a multiple of the socket's smoothed RTT, with a
+ * floor and a cap) is judged by the dead-path rule, whether TCP repaired
+ * it meanwhile or not: it is a TIMEOUT only if a send of the same flow on
+ * another EV, sent within the timeout after it, was delivered (the peer
+ * answered, its switch was reachable) and no later send of the flow on
+ * its own EV was (the path alone is silent).  A path that delivers between its drops (congestion)
+ * is never disabled, and a peer that goes silent makes every path look
+ * silent at once, so it disables none.  Evidence is the flow's own ring:
+ * another flow's deliveries say nothing about whether this flow's peer is
+ * alive.
  *
  * Only data segments are recorded: SYN, SYN-ACK, FIN-only and RST sends
  * never yield path feedback (their retransmissions are the peer's silence,
@@ -61,6 +74,9 @@
 
 /* SACK blocks one ACK can carry (40 option bytes: 4 blocks without TS). */
 #define SPRITZ_SACK_MAX 4
+
+/* RFC 6675 DupThresh: segments SACKed above a hole that make it lost. */
+#define SPRITZ_FB_DUPTHRESH 3
 
 /* What an outgoing TCP segment is to feedback (spritz_fb_seg_kind()). */
 #define SPRITZ_SEG_DATA 0 /* payload, no SYN/RST: recorded, may create a flow */
@@ -109,32 +125,68 @@ static __always_inline int spritz_fb_tracking(const struct spritz_fb_flow *fb)
 	return !!(fb->flags & SPRITZ_FB_F_HAVE_SEQ);
 }
 
-/* The outcome of pending send @e is @kind: it waits in the record. */
-static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 kind)
+/*
+ * The outcome of send @e is @kind: it waits in the record, with @flags
+ * (SPRITZ_IF_F_*) added.
+ */
+static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 kind, __u32 flags)
 {
+	e->flags = (__u16)(e->flags | flags);
 	e->state = (__u8)(SPRITZ_IF_DONE + kind);
 	return 1;
 }
 
 /*
- * If ring record @i holds an outcome, move it to @ev, free the record and
- * return 1.  Walk i over the ring after a call that returned outcomes.
+ * If ring record @i holds an outcome, move it to @ev and return 1.  The
+ * record then keeps what the dead-path rule needs: an ACK or ACK_ECN
+ * leaves it ACKED (evidence of delivery), a NACK LOST (awaiting the rule),
+ * a final outcome FREE.  Walk i over the ring after a call that returned
+ * outcomes.
  */
 static __always_inline int spritz_fb_take(struct spritz_fb_flow *fb, __u32 i,
 					  struct spritz_fb_event *ev)
 {
 	struct spritz_inflight *e = &fb->ring[i & SPRITZ_RING_MASK];
-	__u32 st = e->state;
+	__u32 st = e->state, kind;
 
-	if (st < SPRITZ_IF_DONE)
+	if (st < SPRITZ_IF_DONE || st == SPRITZ_IF_LOST || st == SPRITZ_IF_ACKED)
 		return 0;
-	e->state = SPRITZ_IF_FREE;
-	if (st >= SPRITZ_IF_DONE + SPRITZ_FB_NR)
-		return 0; /* no such state: garbage, dropped */
+	if (st >= SPRITZ_IF_DONE + SPRITZ_FB_NR) {
+		e->state = SPRITZ_IF_FREE; /* no such state: garbage, dropped */
+		return 0;
+	}
+	kind = st - SPRITZ_IF_DONE;
+	if (kind == SPRITZ_FB_ACK || kind == SPRITZ_FB_ACK_ECN)
+		e->state = SPRITZ_IF_ACKED;
+	else if (e->flags & SPRITZ_IF_F_FINAL)
+		e->state = SPRITZ_IF_FREE;
+	else
+		e->state = SPRITZ_IF_LOST;
+	if (e->state == SPRITZ_IF_LOST)
+		fb->flags |= SPRITZ_FB_F_LOST;
 	ev->ev = e->ev;
 	ev->lat_class = e->lat_class;
-	ev->kind = (__u8)(st - SPRITZ_IF_DONE);
+	ev->kind = (__u8)kind;
 	return 1;
+}
+
+/*
+ * The timeout of a flow whose socket has smoothed RTT @srtt_us (0:
+ * unknown): @rtt_pct percent of it, at least @min_us, at most @max_us;
+ * @max_us without an RTT.  Knobs timeout_rtt_pct, timeout_min_us,
+ * timeout_us.
+ */
+static __always_inline __u64 spritz_fb_timeout_ns(__u32 srtt_us, __u32 rtt_pct, __u32 min_us,
+						  __u32 max_us)
+{
+	__u64 t = (__u64)srtt_us * rtt_pct * 10, lo = (__u64)min_us * 1000,
+	      hi = (__u64)max_us * 1000;
+
+	if (!srtt_us)
+		return hi;
+	if (t < lo)
+		t = lo;
+	return t < hi ? t : hi;
 }
 
 /*
@@ -158,27 +210,25 @@ static __always_inline int spritz_fb_presend(struct spritz_fb_flow *fb, __u32 se
 }
 
 /*
- * [@seq, @end) is sent again at @now: every pending record it overlaps is
- * lost, NACK if younger than @timeout_ns, else TIMEOUT.  Returns the
- * number of outcomes to take.
+ * [@seq, @end) is sent again: TCP found every pending record it overlaps
+ * lost (fast retransmit, RACK, TLP or RTO).  Each gets NACK and stays LOST
+ * for the dead-path rule (spritz_fb_ack()), which makes it a TIMEOUT if
+ * its path is dead.  Returns the number of outcomes to take.
  */
 static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
-					       struct spritz_stats *st, __u64 now,
-					       __u64 timeout_ns, __u32 seq, __u32 end)
+					       struct spritz_stats *st, __u32 seq, __u32 end)
 {
 	__u32 i, n = 0;
 
 	st->eg_retrans++;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
 		struct spritz_inflight *e = &fb->ring[i];
-		__u64 age;
 
 		if (e->state != SPRITZ_IF_PENDING)
 			continue;
 		if (!spritz_seq_before(e->start_seq, end) || !spritz_seq_before(seq, e->end_seq))
 			continue;
-		age = now > e->sent_ns ? now - e->sent_ns : 0;
-		n += __spritz_fb_emit(e, age < timeout_ns ? SPRITZ_FB_NACK : SPRITZ_FB_TIMEOUT);
+		n += __spritz_fb_emit(e, SPRITZ_FB_NACK, SPRITZ_IF_F_NACKED);
 	}
 	return n;
 }
@@ -206,7 +256,7 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 	struct spritz_inflight *e = &fb->ring[fb->ring_head & SPRITZ_RING_MASK];
 
 	fb->ring_head++;
-	if (e->state == SPRITZ_IF_PENDING)
+	if (e->state == SPRITZ_IF_PENDING || e->state == SPRITZ_IF_LOST)
 		st->eg_ring_overrun++;
 	e->sent_ns = now;
 	e->start_seq = seq;
@@ -214,6 +264,7 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 	e->ev = ev;
 	e->lat_class = lat;
 	e->segs = segs > 0xffff ? 0xffff : (__u16)segs;
+	e->flags = 0;
 	e->state = SPRITZ_IF_PENDING;
 }
 
@@ -240,11 +291,14 @@ static __always_inline int spritz_fb_ack_check(const struct spritz_fb_flow *fb,
 		return SPRITZ_FB_ACK_IGNORE;
 	}
 	/*
-	 * snd_una == snd_nxt: every recorded send was acknowledged and
-	 * freed, nothing to credit or age - the receiving end of a transfer,
-	 * whose every data segment carries ACK.
+	 * snd_una == snd_nxt: every recorded send was acknowledged, nothing
+	 * to credit or age - the receiving end of a transfer, whose every
+	 * data segment carries ACK - unless a lost send awaits the dead-path
+	 * rule.
 	 */
-	return fb->snd_una == fb->snd_nxt ? SPRITZ_FB_ACK_IGNORE : SPRITZ_FB_ACK_SCAN;
+	return fb->snd_una == fb->snd_nxt && !(fb->flags & SPRITZ_FB_F_LOST) ?
+		       SPRITZ_FB_ACK_IGNORE :
+		       SPRITZ_FB_ACK_SCAN;
 }
 
 /* Is SACK block [@l, @r) valid: non-empty, inside [@una, @nxt] (RFC 2018)? */
@@ -270,13 +324,127 @@ static __always_inline int __spritz_fb_sacked(const struct spritz_fb_ackinfo *a,
 	return 0;
 }
 
+/* Bytes of @a's SACK blocks at or above @end. */
+static __always_inline __u32 __spritz_fb_sacked_above(const struct spritz_fb_ackinfo *a, __u32 end)
+{
+	__u32 b, l, r, n = 0;
+
+	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
+		if (b >= a->nsack)
+			break;
+		l = a->sack[2 * b];
+		r = a->sack[2 * b + 1];
+		if (spritz_seq_before(l, end))
+			l = end;
+		if (spritz_seq_before(l, r))
+			n += r - l;
+	}
+	return n;
+}
+
 /*
- * The ACK @a (passed by spritz_fb_ack_check()) arrives at @now: SACK
- * blocks outside [snd_una, snd_nxt] or empty are dropped from @a
- * (counted), then every pending send it covers, cumulatively or by a kept
- * SACK block, is ACK (ACK_ECN with ECE), and every other one older than
- * @timeout_ns is TIMEOUT.  snd_una moves to the ACK.  Returns the number
- * of outcomes to take.
+ * Is pending send @e a SACK hole that TCP counts lost (RFC 6675 IsLost):
+ * at least SPRITZ_FB_DUPTHRESH of its segments' worth SACKed above it?
+ */
+static __always_inline int __spritz_fb_sack_lost(const struct spritz_fb_ackinfo *a,
+						 const struct spritz_inflight *e)
+{
+	__u32 segs = e->segs ? e->segs : 1;
+
+	return (__u64)__spritz_fb_sacked_above(a, e->end_seq) * segs >=
+	       (__u64)SPRITZ_FB_DUPTHRESH * (__u32)(e->end_seq - e->start_seq);
+}
+
+/* Has ring record @e been delivered (ACK or ACK_ECN, taken or not)? */
+static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e)
+{
+	return e->state == SPRITZ_IF_ACKED || e->state == SPRITZ_IF_DONE + SPRITZ_FB_ACK ||
+	       e->state == SPRITZ_IF_DONE + SPRITZ_FB_ACK_ECN;
+}
+
+/*
+ * The dead-path rule, for the oldest send of the flow unacknowledged for
+ * @timeout_ns (PENDING, or LOST: retransmitted or a SACK hole) at @now:
+ *
+ *  - a later send of the flow on the same EV was delivered: the path is
+ *    alive (congested): no TIMEOUT; NACK if none was given
+ *    (fb_path_alive);
+ *  - else a send of the flow on another EV, sent after it and less than
+ *    @timeout_ns after it, was delivered: the peer answered and its
+ *    switch was reachable while this send went unanswered, the path
+ *    alone is silent: TIMEOUT (the path is disabled);
+ *  - else no evidence (the peer may be silent): nothing, the send waits
+ *    for evidence, or is dropped once nothing is in flight (fb_no_reach).
+ *
+ * "Later" is ring order (send order), not time.  Returns the outcomes
+ * to take (0 or 1).
+ */
+static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spritz_stats *st,
+					       __u64 now, __u64 timeout_ns)
+{
+	__u32 i, c = 0, best = SPRITZ_RING_SIZE, pos, head = fb->ring_head, lost = 0;
+	struct spritz_inflight *e;
+	int reach = 0, alive = 0;
+	__u64 sent;
+	__u16 ev;
+
+	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
+		e = &fb->ring[i];
+		lost += e->state == SPRITZ_IF_LOST;
+		if (e->state != SPRITZ_IF_PENDING && e->state != SPRITZ_IF_LOST)
+			continue;
+		if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
+			continue;
+		pos = (i - head) & SPRITZ_RING_MASK; /* 0: the oldest slot */
+		if (pos < best) {
+			best = pos;
+			c = i;
+		}
+	}
+	if (!lost)
+		fb->flags &= ~SPRITZ_FB_F_LOST;
+	if (best == SPRITZ_RING_SIZE)
+		return 0;
+	sent = fb->ring[c & SPRITZ_RING_MASK].sent_ns;
+	ev = fb->ring[c & SPRITZ_RING_MASK].ev;
+	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
+		e = &fb->ring[i];
+		if (((i - head) & SPRITZ_RING_MASK) <= best || !__spritz_fb_delivered(e))
+			continue;
+		if (e->ev == ev)
+			alive = 1;
+		else if (e->sent_ns >= sent && e->sent_ns - sent < timeout_ns)
+			reach = 1;
+	}
+	e = &fb->ring[c & SPRITZ_RING_MASK];
+	if (alive) {
+		st->fb_path_alive++;
+		if (!(e->flags & SPRITZ_IF_F_NACKED))
+			return __spritz_fb_emit(e, SPRITZ_FB_NACK, SPRITZ_IF_F_NACKED | SPRITZ_IF_F_FINAL);
+		e->state = SPRITZ_IF_FREE;
+		return 0;
+	}
+	if (reach)
+		return __spritz_fb_emit(e, SPRITZ_FB_TIMEOUT, SPRITZ_IF_F_FINAL);
+	if (!(e->flags & SPRITZ_IF_F_WAITED)) {
+		e->flags |= SPRITZ_IF_F_WAITED;
+		st->fb_no_reach++;
+	}
+	/* nothing in flight: no evidence can come any more */
+	if (fb->snd_una == fb->snd_nxt)
+		e->state = SPRITZ_IF_FREE;
+	return 0;
+}
+
+/*
+ * The ACK @a (passed by spritz_fb_ack_check()) arrives at @now, for a
+ * flow whose timeout is @timeout_ns (spritz_fb_timeout_ns()): SACK blocks
+ * outside [snd_una, snd_nxt] or empty are dropped from @a (counted), then
+ * every pending send it covers, cumulatively or by a kept SACK block, is
+ * ACK (ACK_ECN with ECE); a pending send it leaves in a SACK hole TCP
+ * counts lost is NACK; then the oldest send unacknowledged for
+ * @timeout_ns goes through the dead-path rule (__spritz_fb_judge()).
+ * snd_una moves to the ACK.  Returns the number of outcomes to take.
  */
 static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spritz_stats *st,
 					   __u64 now, __u64 timeout_ns,
@@ -305,20 +473,20 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 
 	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
 		struct spritz_inflight *e = &fb->ring[i];
-		__u64 age;
 
 		if (e->state != SPRITZ_IF_PENDING)
 			continue;
 		if (!spritz_seq_before(a->ack, e->end_seq) ||
 		    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
-			n += __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
+			n += __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK, 0);
 			continue;
 		}
-		age = now > e->sent_ns ? now - e->sent_ns : 0;
-		if (age >= timeout_ns)
-			n += __spritz_fb_emit(e, SPRITZ_FB_TIMEOUT);
+		if (keep && __spritz_fb_sack_lost(a, e)) {
+			st->fb_sack_lost++;
+			n += __spritz_fb_emit(e, SPRITZ_FB_NACK, SPRITZ_IF_F_NACKED);
+		}
 	}
-	return n;
+	return n + __spritz_fb_judge(fb, st, now, timeout_ns);
 }
 
 /*

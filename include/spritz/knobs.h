@@ -28,7 +28,9 @@
 #define SPRITZ_DEF_BUFFER_SIZE 8	/* [P] §V "8 positions", Alg. 2/3 "< 8" */
 #define SPRITZ_DEF_W_SCALE 3		/* [A][P] §VI-A "scaled by a factor of 3" */
 #define SPRITZ_DEF_DISABLE_MS 1000	/* [L] the "global timer" of §V-A */
-#define SPRITZ_DEF_TIMEOUT_US 200000	/* [L] Linux TCP_RTO_MIN (paper: 100 us RTO) */
+#define SPRITZ_DEF_TIMEOUT_US 200000	/* [L] cap; Linux TCP_RTO_MIN, for flows without an RTT */
+#define SPRITZ_DEF_TIMEOUT_MIN_US 100	/* [T2] floor: the paper's 100 us RTO */
+#define SPRITZ_DEF_TIMEOUT_RTT_PCT 1366	/* [T2] 100 us RTO / 7.32 us RTT = 13.66 RTTs */
 #define SPRITZ_DEF_MIN_BIAS_ECN_PCT 90	/* [P] Alg. 2/3 "ecn_rate > 90%" */
 #define SPRITZ_DEF_MIN_BIAS_FACTOR 100	/* [L] as [A]'s small-flow weight */
 #define SPRITZ_DEF_SMALL_FLOW_BYTES 524288 /* [A] flows under 512 KiB */
@@ -44,6 +46,8 @@
 	X(w_scale, SPRITZ_DEF_W_SCALE, 1, 1000)                                        \
 	X(disable_ms, SPRITZ_DEF_DISABLE_MS, 1, 3600000)                               \
 	X(timeout_us, SPRITZ_DEF_TIMEOUT_US, 1, 60000000)                              \
+	X(timeout_min_us, SPRITZ_DEF_TIMEOUT_MIN_US, 1, 60000000)                      \
+	X(timeout_rtt_pct, SPRITZ_DEF_TIMEOUT_RTT_PCT, 100, 100000)                    \
 	X(min_bias_ecn_pct, SPRITZ_DEF_MIN_BIAS_ECN_PCT, 0, 100)                       \
 	X(min_bias_factor, SPRITZ_DEF_MIN_BIAS_FACTOR, 1, 65535)                       \
 	X(small_flow_bytes, SPRITZ_DEF_SMALL_FLOW_BYTES, 0, 1073741824)                \

@@ -22,8 +22,11 @@
 
 #include "test.h"
 
+#define US 1000ULL
 #define MS 1000000ULL
-#define TMO_NS (200 * MS) /* the timeout of every trace */
+#define TMO_NS (200 * MS) /* the flow timeout of a trace, unless it sets trace_tmo */
+
+static __u64 trace_tmo = TMO_NS;
 
 enum op {
 	OP_TX = 1, /* a segment leaves */
@@ -68,7 +71,8 @@ struct step {
 /* The core's counters, by name (the fields of struct spritz_stats it moves). */
 #define FB_COUNTERS(X)                                                                      \
 	X(eg_retrans) X(eg_ring_overrun) X(in_sack_blocks) X(in_ack_unsent) X(in_ack_old)   \
-	X(in_ack_ctl) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)
+	X(in_ack_ctl) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)   \
+	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach)
 
 static const struct {
 	const char *name;
@@ -172,8 +176,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 
 			if (kind == SPRITZ_SEG_DATA) {
 				if (spritz_fb_presend(&fb, s->seq, end))
-					nout = spritz_fb_retrans(&fb, &st, s->t, TMO_NS, s->seq,
-								 end);
+					nout = spritz_fb_retrans(&fb, &st, s->seq, end);
 				spritz_fb_record(&fb, &st, s->t, s->seq, end, s->ev, 0, 1);
 			} else {
 				spritz_fb_ctl_sent(&fb, s->flags, s->seq, end);
@@ -188,7 +191,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			memcpy(a.sack, s->sack, sizeof(a.sack));
 			if (spritz_fb_tracking(&fb) &&
 			    spritz_fb_ack_check(&fb, &st, s->flags, s->ack) == SPRITZ_FB_ACK_SCAN)
-				nout = spritz_fb_ack(&fb, &st, s->t, TMO_NS, &a);
+				nout = spritz_fb_ack(&fb, &st, s->t, trace_tmo, &a);
 		}
 		for (k = 0; k < SPRITZ_RING_SIZE; k++)
 			if (spritz_fb_take(&fb, k, &ev)) {
@@ -214,8 +217,9 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			ASSERT_STREQ(got, s->state, what);
 		}
 		if (test__state.failed)
-			return;
+			break;
 	}
+	trace_tmo = TMO_NS;
 }
 
 #define RUN(name, trace, dis) run_trace((name), (trace), sizeof(trace) / sizeof((trace)[0]), (dis))
@@ -265,7 +269,11 @@ static void test_sack(void)
 	RUN("sack", t, NULL);
 }
 
-/* Retransmissions: NACK before the timeout, TIMEOUT after (paper Alg. 2). */
+/*
+ * Retransmissions are losses: NACK, early (fast retransmit) or late (RTO)
+ * alike; the send stays LOST for the dead-path rule, so a send repeated
+ * again gets no second NACK.
+ */
 static void test_retrans(void)
 {
 	static const struct step t[] = {
@@ -278,19 +286,28 @@ static void test_retrans(void)
 		/* a repeat covering two records, one of them a repeat itself */
 		TX(6 * MS, 1000, 200, E3, "NACK:0202 NACK:0202", "eg_retrans=1 fb_nack=2",
 		   "una=1000 nxt=1300 pend=2"),
-		/* RTO: the third, sent at 0, again at 250 ms */
-		TX(250 * MS, 1200, 100, E1, "TMO:0303", "eg_retrans=1 fb_timeout=1",
+		/* RTO: the third, sent at 0, again at 250 ms: a NACK, no TIMEOUT yet */
+		TX(250 * MS, 1200, 100, E1, "NACK:0303", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1300 pend=2"),
+		/* the first once more: its pending repeat is lost, the lost ones get no
+		 * second NACK */
+		TX(251 * MS, 1000, 100, E1, "NACK:0303", "eg_retrans=1 fb_nack=1",
 		   "una=1000 nxt=1300 pend=2"),
 		/* new data is no retransmission */
-		TX(251 * MS, 1300, 100, E1, "", "", "una=1000 nxt=1400 pend=3"),
+		TX(252 * MS, 1300, 100, E1, "", "", "una=1000 nxt=1400 pend=3"),
 	};
 	__u32 dis;
 
 	RUN("retrans", t, &dis);
-	ASSERT_EQ(dis, 1, "retrans: one path disabled (the timeout)");
+	ASSERT_EQ(dis, 0, "retrans: no path disabled by a retransmission");
 }
 
-/* Sends an ACK leaves uncovered for longer than the timeout: TIMEOUT. */
+/*
+ * A send an ACK leaves uncovered for the timeout: a TIMEOUT once a send of
+ * the flow on another path, sent within the timeout after it, is
+ * delivered, one at a time, oldest first.  A duplicate ACK alone is no
+ * such evidence.
+ */
 static void test_ack_timeout(void)
 {
 	static const struct step t[] = {
@@ -298,12 +315,183 @@ static void test_ack_timeout(void)
 		TX(100 * MS, 1100, 100, E2, "", "", NULL),
 		TX(100 * MS, 1200, 100, E3, "", "", NULL),
 		RX(199 * MS, F_A, 1000, "", "", "una=1000 nxt=1300 pend=3"),
-		RX(200 * MS, F_A, 1000, "TMO:0101", "fb_timeout=1", "una=1000 nxt=1300 pend=2"),
-		RXS(301 * MS, F_A, 1000, 1, B(1200, 1300), "TMO:0202 ACK:0303",
-		    "in_sack_blocks=1 fb_ack=1 fb_timeout=1", "una=1000 nxt=1300 pend=0"),
+		RX(200 * MS, F_A, 1000, "", "fb_no_reach=1", "una=1000 nxt=1300 pend=3"),
+		RXS(301 * MS, F_A, 1000, 1, B(1200, 1300), "TMO:0101 ACK:0303",
+		    "in_sack_blocks=1 fb_ack=1 fb_timeout=1", "una=1000 nxt=1300 pend=1"),
+		/* the second: the third was sent with it, on another path */
+		RXS(302 * MS, F_A, 1000, 1, B(1200, 1300), "TMO:0202",
+		    "in_sack_blocks=1 fb_timeout=1", "una=1000 nxt=1300 pend=0"),
 	};
 
 	RUN("ack_timeout", t, NULL);
+}
+
+/* The flow timeout: srtt x timeout_rtt_pct / 100, floor, cap. */
+static void test_timeout_derivation(void)
+{
+	static const struct {
+		__u32 srtt_us, pct, min_us, max_us;
+		__u64 want_ns;
+	} t[] = {
+		/* the defaults at the paper's RTT: 7 us x 13.66 under the 100 us floor */
+		{ 7, SPRITZ_DEF_TIMEOUT_RTT_PCT, SPRITZ_DEF_TIMEOUT_MIN_US, SPRITZ_DEF_TIMEOUT_US,
+		  100 * US },
+		{ 8, SPRITZ_DEF_TIMEOUT_RTT_PCT, SPRITZ_DEF_TIMEOUT_MIN_US, SPRITZ_DEF_TIMEOUT_US,
+		  109280 },
+		{ 100, 1366, 100, 200000, 1366 * US },
+		{ 100, 100, 100, 200000, 100 * US },
+		/* above the cap */
+		{ 100000, 1366, 100, 200000, 200 * MS },
+		/* no RTT known: the cap */
+		{ 0, 1366, 100, 200000, 200 * MS },
+		/* floor above cap: the cap wins */
+		{ 10, 1366, 500000, 200000, 200 * MS },
+		/* no overflow at the extremes */
+		{ 0xffffffffU, 100000, 1, 60000000, 60000000ULL * US },
+	};
+	size_t i;
+
+	ASSERT_EQ(SPRITZ_DEF_TIMEOUT_RTT_PCT, 1366, "default: 100 us / 7.32 us = 13.66 RTTs");
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "timeout row %zu", i + 1);
+		ASSERT_EQ(spritz_fb_timeout_ns(t[i].srtt_us, t[i].pct, t[i].min_us, t[i].max_us),
+			  t[i].want_ns, what);
+	}
+}
+
+/*
+ * SACK holes TCP counts lost (RFC 6675 IsLost: DupThresh = 3 segments'
+ * worth SACKed above): NACK at once, nothing disabled.
+ */
+static void test_sack_lost(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(0, 1100, 100, E2, "", "", NULL),
+		TX(0, 1200, 100, E3, "", "", NULL),
+		TX(0, 1300, 100, E2, "", "", NULL),
+		TX(0, 1400, 100, E3, "", "", NULL),
+		/* 200 bytes SACKed above the first: reordering, maybe */
+		RXS(1 * MS, F_A, 1000, 1, B(1100, 1300), "ACK:0202 ACK:0303",
+		    "in_sack_blocks=1 fb_ack=2", "una=1000 nxt=1500 pend=3"),
+		/* 300 above the first (lost), 200 above the fourth (not yet) */
+		RXS(2 * MS, F_A, 1000, 2, B(1100, 1300, 1400, 1500), "NACK:0101 ACK:0303",
+		    "in_sack_blocks=2 fb_ack=1 fb_nack=1 fb_sack_lost=1", "una=1000 nxt=1500 pend=1"),
+		/* its fast retransmission: already lost, no second NACK */
+		TX(3 * MS, 1000, 100, E3, "", "eg_retrans=1", "una=1000 nxt=1500 pend=2"),
+		/* GSO: a record of 3 segments is lost with 3 x its segment size above */
+		TXF(4 * MS, F_D, 1500, 300, E1, "", "", "una=1000 nxt=1800 pend=3"),
+		TX(4 * MS, 1800, 100, E2, "", "", NULL),
+	};
+	__u32 dis;
+
+	RUN("sack_lost", t, &dis);
+	ASSERT_EQ(dis, 0, "sack_lost: nothing disabled");
+}
+
+/*
+ * A dead path under spraying (paper: a blackholed link): its sends are
+ * lost and repaired by SACK and fast retransmission within an RTT, and
+ * still become TIMEOUTs at the flow timeout, while the other paths
+ * deliver: failover in RTTs, without TCP's RTO.
+ */
+static void test_dead_path(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E2, "", "", NULL),
+		TX(200 * US, 1200, 100, E3, "", "", NULL),
+		TX(300 * US, 1300, 100, E1, "", "", NULL),
+		TX(400 * US, 1400, 100, E2, "", "", NULL),
+		TX(500 * US, 1500, 100, E3, "", "", NULL),
+		RXS(1000 * US, F_A, 1000, 2, B(1100, 1300, 1400, 1600),
+		    "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
+		    "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1", "una=1000 nxt=1600 pend=1"),
+		/* TCP repairs both E1 sends on other paths, long before its RTO */
+		TX(1100 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
+		TX(1200 * US, 1300, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RX(1500 * US, F_A, 1600, "ACK:0202 ACK:0303", "fb_ack=2", "una=1600 nxt=1600 pend=0"),
+		/* nothing in flight, but lost sends await the rule: still scanned */
+		RX(1900 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+		/* 2 ms after the first E1 send: dead, the others delivered */
+		RX(2000 * US, F_A, 1600, "TMO:0101", "fb_timeout=1", "una=1600 nxt=1600 pend=0"),
+		RX(2300 * US, F_A, 1600, "TMO:0101", "fb_timeout=1", "una=1600 nxt=1600 pend=0"),
+		/* nothing lost any more: no scan */
+		RX(2400 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+	};
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("dead_path", t, &dis);
+	ASSERT_EQ(dis, 2, "dead_path: the dead path disabled (twice, one per send)");
+}
+
+/*
+ * A path under ordinary ECN congestion: marks, an occasional drop (a SACK
+ * hole, repaired), and later sends on it delivered.  Never a TIMEOUT.
+ */
+static void test_congested_path(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E2, "", "", NULL),
+		TX(200 * US, 1200, 100, E1, "", "", NULL),
+		TX(300 * US, 1300, 100, E2, "", "", NULL),
+		TX(400 * US, 1400, 100, E1, "", "", NULL),
+		TX(500 * US, 1500, 100, E2, "", "", NULL),
+		/* the first E1 send dropped at a full queue, the rest marked */
+		RXS(1000 * US, F_E, 1000, 1, B(1100, 1600),
+		    "NACK:0101 ECN:0202 ECN:0101 ECN:0202 ECN:0101 ECN:0202",
+		    "in_sack_blocks=1 fb_ecn=5 fb_nack=1 fb_sack_lost=1", "una=1000 nxt=1600 pend=0"),
+		TX(1200 * US, 1000, 100, E2, "", "eg_retrans=1", "una=1000 nxt=1600 pend=1"),
+		RX(1500 * US, F_A, 1600, "ACK:0202", "fb_ack=1", "una=1600 nxt=1600 pend=0"),
+		/* past the timeout: later E1 sends were delivered: alive */
+		RX(2500 * US, F_A, 1600, "", "fb_path_alive=1", "una=1600 nxt=1600 pend=0"),
+		RX(2600 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+	};
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("congested_path", t, &dis);
+	ASSERT_EQ(dis, 0, "congested_path: never disabled");
+}
+
+/*
+ * A dead peer is not a dead path: a peer that goes silent (stopped,
+ * rebooting, gone) leaves every send unanswered at once.  The RTO
+ * retransmissions are NACKs; duplicate ACKs (answers to window probes)
+ * are no evidence that the switch was reachable while the sends went
+ * unanswered, and the repairs after it returns deliver on every path
+ * again: no TIMEOUT.
+ */
+static void test_dead_peer(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E2, "", "", NULL),
+		TX(200 * US, 1200, 100, E3, "", "", NULL),
+		TX(200 * MS, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1300 pend=3"),
+		RX(300 * MS, F_A, 1000, "", "fb_no_reach=1", "una=1000 nxt=1300 pend=3"),
+		RX(301 * MS, F_A, 1000, "", "", "una=1000 nxt=1300 pend=3"),
+		/* back: it had only the first */
+		RX(400 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1300 pend=2"),
+		TX(401 * MS, 1100, 100, E3, "NACK:0202", "eg_retrans=1 fb_nack=1 evictions=1", NULL),
+		TX(401 * MS, 1200, 100, E1, "NACK:0303", "eg_retrans=1 fb_nack=1", NULL),
+		/* the repairs delivered on every path: each alive again */
+		RX(402 * MS, F_A, 1300, "ACK:0303 ACK:0101", "fb_ack=2 fb_path_alive=1",
+		   "una=1300 nxt=1300 pend=0"),
+		RX(403 * MS, F_A, 1300, "", "fb_path_alive=1", "una=1300 nxt=1300 pend=0"),
+		RX(404 * MS, F_A, 1300, "", "fb_path_alive=1", "una=1300 nxt=1300 pend=0"),
+		RX(405 * MS, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
+	};
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("dead_peer", t, &dis);
+	ASSERT_EQ(dis, 0, "dead_peer: no path disabled");
 }
 
 /*
@@ -512,14 +700,16 @@ static void test_garbage(void)
 		if (!ASSERT_LE(n, SPRITZ_RING_SIZE, "ack: outcomes bounded"))
 			return;
 		n = spritz_fb_presend(&fb, a.ack, a.ack + 100) ?
-			    spritz_fb_retrans(&fb, &st, seed, TMO_NS, a.ack, a.ack + 100) : 0;
+			    spritz_fb_retrans(&fb, &st, a.ack, a.ack + 100) : 0;
 		if (!ASSERT_LE(n, SPRITZ_RING_SIZE, "retrans: outcomes bounded"))
 			return;
 		for (k = 0; k < SPRITZ_RING_SIZE; k++)
 			if (spritz_fb_take(&fb, k, &ev) && !ASSERT_LT(ev.kind, SPRITZ_FB_NR, "kind"))
 				return;
 		for (k = 0; k < SPRITZ_RING_SIZE; k++)
-			if (!ASSERT_LT(fb.ring[k].state, SPRITZ_IF_DONE, "all taken"))
+			if (!ASSERT_TRUE(fb.ring[k].state < SPRITZ_IF_DONE ||
+					 fb.ring[k].state == SPRITZ_IF_LOST ||
+					 fb.ring[k].state == SPRITZ_IF_ACKED, "all taken"))
 				return;
 	}
 }
@@ -529,6 +719,11 @@ static const struct test_case tests[] = {
 	{ "sack", test_sack },
 	{ "retrans", test_retrans },
 	{ "ack_timeout", test_ack_timeout },
+	{ "timeout_derivation", test_timeout_derivation },
+	{ "sack_lost", test_sack_lost },
+	{ "dead_path", test_dead_path },
+	{ "congested_path", test_congested_path },
+	{ "dead_peer", test_dead_peer },
 	{ "ack_window", test_ack_window },
 	{ "sack_window", test_sack_window },
 	{ "handshake", test_handshake },
