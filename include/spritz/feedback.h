@@ -355,6 +355,9 @@ static __always_inline int __spritz_fb_sack_lost(const struct spritz_fb_ackinfo 
 	       (__u64)SPRITZ_FB_DUPTHRESH * (__u32)(e->end_seq - e->start_seq);
 }
 
+/* A __u32 of the flow state, read and written in memory every time. */
+#define __SPRITZ_FB_MEM(x) (*(volatile __u32 *)&(x))
+
 /* Has ring record @e been delivered (ACK or ACK_ECN, taken or not)? */
 static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e)
 {
@@ -382,29 +385,37 @@ static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e
 static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spritz_stats *st,
 					       __u64 now, __u64 timeout_ns)
 {
-	__u32 i, c = 0, best = SPRITZ_RING_SIZE, pos, head = fb->ring_head, lost = 0;
+	__u32 i, c, best, key, head = fb->ring_head;
 	struct spritz_inflight *e;
 	int reach = 0, alive = 0;
 	__u64 sent;
 	__u16 ev;
 
+	/*
+	 * The oldest candidate, as the least ring position << 4 | slot.  The
+	 * running minimum and the LOST flag live in @fb, not in variables: a
+	 * verifier tracks every value a variable carries across iterations
+	 * (2^16 paths), never what a loop stores in a map value.
+	 */
+	__SPRITZ_FB_MEM(fb->judge) = SPRITZ_RING_SIZE << 4;
+	__SPRITZ_FB_MEM(fb->flags) &= ~SPRITZ_FB_F_LOST;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
 		e = &fb->ring[i];
-		lost += e->state == SPRITZ_IF_LOST;
+		if (e->state == SPRITZ_IF_LOST)
+			__SPRITZ_FB_MEM(fb->flags) |= SPRITZ_FB_F_LOST;
 		if (e->state != SPRITZ_IF_PENDING && e->state != SPRITZ_IF_LOST)
 			continue;
 		if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
 			continue;
-		pos = (i - head) & SPRITZ_RING_MASK; /* 0: the oldest slot */
-		if (pos < best) {
-			best = pos;
-			c = i;
-		}
+		key = ((i - head) & SPRITZ_RING_MASK) << 4 | i; /* position 0: the oldest */
+		if (key < __SPRITZ_FB_MEM(fb->judge))
+			__SPRITZ_FB_MEM(fb->judge) = key;
 	}
-	if (!lost)
-		fb->flags &= ~SPRITZ_FB_F_LOST;
-	if (best == SPRITZ_RING_SIZE)
+	key = __SPRITZ_FB_MEM(fb->judge);
+	if (key >= SPRITZ_RING_SIZE << 4)
 		return 0;
+	best = key >> 4;
+	c = key & SPRITZ_RING_MASK;
 	sent = fb->ring[c & SPRITZ_RING_MASK].sent_ns;
 	ev = fb->ring[c & SPRITZ_RING_MASK].ev;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
@@ -451,6 +462,7 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 					   struct spritz_fb_ackinfo *a)
 {
 	__u32 una = fb->snd_una, n = 0, keep = 0, b, i, l, r;
+	int aged = 0;
 
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
@@ -484,8 +496,13 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 		if (keep && __spritz_fb_sack_lost(a, e)) {
 			st->fb_sack_lost++;
 			n += __spritz_fb_emit(e, SPRITZ_FB_NACK, SPRITZ_IF_F_NACKED);
+		} else if (now >= e->sent_ns && now - e->sent_ns >= timeout_ns) {
+			aged = 1;
 		}
 	}
+	/* most ACKs: nothing lost, nothing old, no judgement */
+	if (!aged && !(fb->flags & SPRITZ_FB_F_LOST))
+		return n;
 	return n + __spritz_fb_judge(fb, st, now, timeout_ns);
 }
 

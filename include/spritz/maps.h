@@ -141,7 +141,7 @@ struct spritz_fb_flow {
 	__u32 ring_head; /* next slot: ring[ring_head & MASK] */
 	__u32 flags;	 /* SPRITZ_FB_F_* */
 	__u32 srtt_us;	 /* the socket's smoothed RTT at the last data send, 0: unknown */
-	__u32 __pad;
+	__u32 judge;	 /* scratch of the dead-path rule (feedback.h), between calls meaningless */
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 };
 

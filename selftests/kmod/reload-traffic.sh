@@ -6,9 +6,11 @@
 #
 # Two namespaces joined by a veth pair; the sender (switch 3) runs Spritz
 # on its eth0.  Each cycle: "spritzctl up" loads the module, a TCP transfer
-# runs with timeout_us at 1 us (so unacknowledged sends time out and
-# disable paths: re-enable timers armed for disable_ms = 60 s, sampler
-# rebuilds queued), a weight knob flips (a rebuild of every sampler
+# runs under Spray with timeout_us at 1 us while the receiver drops the
+# packets of the paths through first-hop port 0 (EV1 = 0 in the flow
+# label), so those paths time out and are disabled (the dead-path rule,
+# feedback.h: re-enable timers armed for disable_ms = 60 s, sampler
+# rebuilds queued); the drops stop, a weight knob flips (a rebuild of every sampler
 # queued), then "spritzctl down" detaches, flushes and unloads the module
 # while the transfer still runs.  The transfer then finishes unsteered,
 # with every byte.  Checked per cycle: paths were disabled before down (the
@@ -40,7 +42,20 @@ setup()
 	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
 	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
 	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
-	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
+	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent &&
+	ns spzb tc qdisc add dev eth0 clsact
+}
+
+# The receiver drops (on) or takes (off) TCP packets whose label has EV1 = 0.
+blackhole() # on|off
+{
+	if [ "$1" = on ]; then
+		ns spzb tc filter add dev eth0 ingress pref 10 protocol ipv6 u32 \
+			match u8 6 0xff at 6 match u8 0 0xff at 2 action drop
+	else
+		ns spzb tc filter del dev eth0 ingress pref 10 2>/dev/null
+		true
+	fi
 }
 
 # The receiver: byte count of one connection, "eof" or the error.
@@ -86,6 +101,7 @@ cycle()
 	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts \
 		--algorithm spray || return 1
 	"$ctl" set timeout_us 1 && "$ctl" set disable_ms 60000 || rc=1
+	blackhole on || rc=1
 	rm -f /tmp/spritz-stop
 	ns spzb $py -c "$rx_py" >/tmp/spritz-rx &
 	rx=$!
@@ -99,6 +115,7 @@ cycle()
 		sleep 0.25
 	done
 	[ "$d" -gt 0 ] || { echo "no path disabled under traffic"; rc=1; }
+	blackhole off
 	"$ctl" set w_scale 3 || rc=1
 	t2=$SECONDS
 	ns spza "$ctl" down || { echo "down failed"; rc=1; }

@@ -403,51 +403,97 @@ static uint32_t path_disabled_ms(uint32_t dst, uint16_t ev)
 	return ms;
 }
 
-/* Sent again after timeout_us: TIMEOUT, the path is disabled in spritz.ko. */
+/*
+ * Sends to switch 2 from 1000 on, 100 bytes each, until one takes another
+ * EV than the first: its sequence number into @seq_b, the EVs into @a,
+ * @b.  Returns the next sequence number, 0 if no second EV came.
+ */
+static uint32_t tx_two_paths(uint16_t *a, uint16_t *b, uint32_t *seq_b)
+{
+	uint32_t seq = 1000;
+	int i;
+
+	*a = tx(DST2_6, seq, 100);
+	for (i = 0; i < 64; i++) {
+		seq += 100;
+		*b = tx(DST2_6, seq, 100);
+		if (*b != *a) {
+			*seq_b = seq;
+			return seq + 100;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Sent again after the flow's timeout (an RTO): a NACK; a TIMEOUT, and the
+ * path disabled in spritz.ko, once a send on another path, sent within
+ * the timeout after it, is delivered (the dead-path rule, feedback.h).
+ * No socket under BPF_PROG_TEST_RUN: the timeout is timeout_us.
+ */
 static void test_retrans_timeout(void)
 {
 	struct spritz_stats s0, d;
-	uint16_t ev;
+	uint32_t sb, blk[2];
+	uint16_t a, b;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
 		return;
 	start("scout");
-	ev = tx(DST2_6, 1000, 100);
-	ASSERT_EQ(path_disabled_ms(2, ev), 0, "path enabled");
+	if (!ASSERT_GT(tx_two_paths(&a, &b, &sb), 0, "two paths drawn"))
+		return;
+	ASSERT_EQ(path_disabled_ms(2, a), 0, "path enabled");
 	skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
 	dp_stats(skel, &s0);
 	tx(DST2_6, 1000, 100);
 	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_nack, 1, "RTO: NACK");
+	ASSERT_EQ(d.fb_timeout, 0, "no TIMEOUT without evidence");
+	ASSERT_EQ(d.path_disables, 0, "path kept");
+	dp_stats(skel, &s0);
+	blk[0] = sb;
+	blk[1] = sb + 100;
+	rx(DST2_6, 1000, 0, blk, 1);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 1, "the other path delivered");
 	ASSERT_EQ(d.fb_timeout, 1, "TIMEOUT");
 	ASSERT_EQ(d.path_disables, 1, "bpf_spritz_path_timeout()");
-	ASSERT_GT(path_disabled_ms(2, ev), 0, "module: path disabled");
+	ASSERT_GT(path_disabled_ms(2, a), 0, "module: path disabled");
 	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 }
 
 /*
- * Never acknowledged within timeout_us: TIMEOUT when a later ACK comes.
- * Switch 2: spritz.ko keeps the last enabled path of a list enabled.
+ * Never acknowledged within the timeout while a send on another path is:
+ * TIMEOUT, without any retransmission.  Only duplicate ACKs: nothing
+ * (fb_no_reach).  Switch 2: spritz.ko keeps the last enabled path of a
+ * list enabled.
  */
 static void test_ack_timeout(void)
 {
 	struct spritz_stats s0, d;
-	uint16_t ev;
+	uint32_t sb, blk[2];
+	uint16_t a, b;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
 		return;
 	start("scout");
-	tx(DST2_6, 1000, 100);
-	ev = tx(DST2_6, 1100, 100);
-	/* ingress ages on the coarse clock, up to a tick behind: 100 ms more */
-	skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL;
+	if (!ASSERT_GT(tx_two_paths(&a, &b, &sb), 0, "two paths drawn"))
+		return;
+	skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
 	dp_stats(skel, &s0);
-	rx(DST2_6, 1100, 0, NULL, 0); /* only the first */
+	rx(DST2_6, 1000, 0, NULL, 0);
 	stats_delta(&s0, &d);
-	ASSERT_EQ(d.fb_ack, 1, "first acked");
-	ASSERT_EQ(d.fb_timeout, 1, "second timed out");
+	ASSERT_EQ(d.fb_timeout, 0, "duplicate ACK: no TIMEOUT");
+	ASSERT_EQ(d.fb_no_reach, 1, "no evidence yet");
+	dp_stats(skel, &s0);
+	blk[0] = sb;
+	blk[1] = sb + 100;
+	rx(DST2_6, 1000, 0, blk, 1);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 1, "the other path delivered");
+	ASSERT_EQ(d.fb_timeout, 1, "first timed out");
 	ASSERT_EQ(d.path_disables, 1, "path disabled");
-	ASSERT_GT(path_disabled_ms(2, ev), 0, "module: path disabled");
-	ASSERT_EQ(pending(DST2_6), 0, "nothing pending");
+	ASSERT_GT(path_disabled_ms(2, a), 0, "module: path disabled");
 	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 }
 
@@ -721,6 +767,11 @@ static const struct adv_case adv_cases[] = {
 	{ "rst_ack_covering",
 	  { TXA(DATA, 1000, 100), RXA(RSTACK, 1100) },
 	  { { SOFF(in_ack_ctl), 1 } }, 1, 1 },
+	/* a silent peer: RTO retransmission and duplicate ACKs, no TIMEOUT */
+	{ "peer_silent",
+	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),
+	    RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000) },
+	  { { SOFF(fb_nack), 1 }, { SOFF(fb_no_reach), 1 }, { SOFF(eg_retrans), 1 } }, 2, 1 },
 	{ "fin_retrans",
 	  { TXA(DATA, 1000, 100), RXA(ACKF, 1100), TXA(FINACK, 1100, 0), ADV(3 * PAST_TMO),
 	    TXA(FINACK, 1100, 0), RXA(ACKF, 1101) },

@@ -1,0 +1,288 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Failover in RTTs and the dead-path rule on real Linux TCP (issue 14,
+# items 2-3; include/spritz/feedback.h, Documentation/algorithms.rst,
+# "Feedback from TCP").
+#
+# Two namespaces joined by a veth pair; the sender (switch 3) runs
+# Spritz on its eth0 towards switch 5 (dragonfly:p=2,a=4,h=2: eight
+# paths, two of them through first-hop port 0).  A "blackhole" is a u32
+# filter on the receiver's ingress dropping every TCP packet whose flow
+# label carries EV1 = 0 (label byte 2), the paper's failed link.
+#
+# Failover table, under Scout and Spray: a 4 MiB transfer with no drops
+# (no path may be disabled), with the blackhole (the transfer completes;
+# paths of port 0 are disabled and no other path is), and with the
+# blackhole and TCP's rto_min at 5 s (route metric), 25 000 times the
+# floor of Spritz's timeout: the same, so failover does not wait for
+# TCP's RTO.  Completion times are printed, never asserted (the machine
+# is loaded and the guest emulated).
+#
+# Adversarial rows (no blackhole): a receiver stopped with SIGSTOP for 3 s
+# while another flow to the same switch runs; a connection whose peer
+# goes silent (every packet to it dropped) while another flow runs; in
+# both, no path is disabled and no TIMEOUT is given.  And a datagram with
+# a far-future SO_TXTIME stamp does not freeze the knob snapshot: a knob
+# set after it reaches the datapath.
+#
+# Runs in the VM as root, module not loaded.
+source "$(dirname "$0")/spritzctl-lib.sh"
+
+py=/usr/bin/python3
+[ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
+hosts=/tmp/spritz-hosts
+printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
+size=$((4 << 20))
+tmp=/tmp/spritz-fo
+mkdir -p $tmp
+
+setup()
+{
+	local ma mb
+
+	ip netns add spza && ip netns add spzb || return 1
+	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
+	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
+	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
+	ns spza ip route add fd00:5::/64 dev eth0
+	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
+	ns spzb ip route add fd00:3::/64 dev eth0
+	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
+	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
+	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
+	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent || return 1
+	ns spzb tc qdisc add dev eth0 clsact || return 1
+	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts || return 1
+	# disabled paths come back soon: rows do not wait long for each other
+	"$ctl" set disable_ms 1500
+}
+
+# The receiver on PORT: bytes of one connection, "eof" or the error.
+cat >$tmp/rx.py <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+# a small window: the flight fits the feedback ring (16 records)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
+s.bind(("::", int(sys.argv[1]))); s.listen(1); s.settimeout(100)
+c, _ = s.accept(); c.settimeout(100); n = 0; end = "eof"
+try:
+    while True:
+        b = c.recv(65536)
+        if not b: break
+        n += len(b)
+except Exception as e:
+    end = repr(e)
+print(n, end, flush=True)
+EOF
+
+# The sender to PORT: SIZE bytes (0: 16 KiB every 2 ms until the file
+# stop exists), then "bytes seconds status".
+cat >$tmp/tx.py <<'EOF'
+import os, socket, sys, time
+port, size = int(sys.argv[1]), int(sys.argv[2])
+t0 = time.monotonic(); n = 0; end = "ok"
+try:
+    s = socket.create_connection(("fd00:5::1", port), timeout=100)
+    chunk = bytes(range(256)) * 256
+    while (size and n < size) or (not size and not os.path.exists("/tmp/spritz-fo/stop")):
+        k = min(len(chunk), size - n) if size else 16384
+        s.sendall(chunk[:k]); n += k
+        if not size:
+            time.sleep(0.002)
+    s.shutdown(socket.SHUT_WR); s.recv(1); s.close()
+except Exception as e:
+    end = repr(e)
+print(n, "%.3f" % (time.monotonic() - t0), end, flush=True)
+EOF
+
+# "ev1:disables" of every path from switch 3 to switch 5, one per line.
+path_disables()
+{
+	"$ctl" show paths --switch 3 --dst 5 -j |
+		jq -r '.tables[].destinations[].paths[] | "\(.ev):\(.ev1):\(.disables)"'
+}
+
+# A counter of spritz_stats, summed over CPUs.
+stat()
+{
+	"$ctl" show stats -j | jq ".counters.$1 // 0"
+}
+
+# Paths disabled since BEFORE (a path_disables snapshot): "dead live",
+# the disables of port-0 paths and of the others.
+disabled_since() # BEFORE
+{
+	path_disables | awk -F: -v before="$1" '
+		BEGIN { n = split(before, b, " "); for (i = 1; i <= n; i++) {
+			split(b[i], f, ":"); old[f[1]] = f[3] } }
+		{ d = $3 - old[$1]; if ($2 == 0) dead += d; else live += d }
+		END { print dead + 0, live + 0 }'
+}
+
+# Wait until no path is disabled (disable_ms is short).
+settle()
+{
+	local i
+
+	for i in $(seq 40); do
+		"$ctl" show paths --switch 3 --dst 5 -j |
+			jq -e '[.tables[].destinations[].paths[].disabled_ms] | add == 0' \
+				>/dev/null && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+blackhole() # on|off
+{
+	if [ "$1" = on ]; then
+		# IPv6 next header TCP (byte 6), label bits 8-15 = EV1 (byte 2) = 0
+		ns spzb tc filter add dev eth0 ingress pref 10 protocol ipv6 u32 \
+			match u8 6 0xff at 6 match u8 0 0xff at 2 action drop
+	else
+		ns spzb tc filter del dev eth0 ingress pref 10 2>/dev/null
+		true
+	fi
+}
+
+# One transfer on PORT: "bytes seconds" into $tmp/PORT.res; 1 if short.
+transfer() # PORT
+{
+	local rx rxn rxe txn secs txe
+
+	ns spzb $py $tmp/rx.py "$1" >$tmp/rx.$1 &
+	rx=$!
+	sleep 0.3
+	ns spza $py $tmp/tx.py "$1" $size >$tmp/tx.$1
+	wait $rx
+	read -r rxn rxe <$tmp/rx.$1
+	read -r txn secs txe <$tmp/tx.$1
+	echo "$txn $secs" >$tmp/$1.res
+	[ "$txe" = ok ] && [ "$rxe" = eof ] && [ "$rxn" = "$size" ] && [ "$txn" = "$size" ] ||
+		{ echo "transfer $1: sent $txn $txe, received $rxn $rxe"; return 1; }
+}
+
+# A failover row: ALGO, blackhole on|off, rto_min (ms, "" = Linux's).
+row() # ALGO DROP RTO_MIN
+{
+	local rc=0 before t0 t1 dead live secs ovr
+
+	settle || { echo "paths still disabled"; return 1; }
+	"$ctl" set algorithm "$1" || return 1
+	if [ -n "$3" ]; then
+		ns spza ip route change fd00:5::/64 dev eth0 rto_min "$3"ms || return 1
+	fi
+	blackhole "$2" || return 1
+	before=$(path_disables | tr '\n' ' ')
+	t0=$(stat fb_timeout)
+	ovr=$(stat eg_ring_overrun)
+	transfer 5002 || rc=1
+	blackhole off
+	ns spza ip route change fd00:5::/64 dev eth0
+	read -r dead live <<<"$(disabled_since "$before")"
+	t1=$(stat fb_timeout)
+	read -r _ secs <$tmp/5002.res
+	echo "# $1 blackhole=$2 rto_min=${3:-linux}: $size bytes in $secs s (wall," \
+		"guest); port-0 path disables $dead, other $live; TIMEOUTs $((t1 - t0));" \
+		"ring overruns $(($(stat eg_ring_overrun) - ovr))"
+	[ "$live" -eq 0 ] || { echo "a path that delivers was disabled"; rc=1; }
+	if [ "$2" = on ]; then
+		[ "$dead" -gt 0 ] || { echo "no blackholed path disabled"; rc=1; }
+	else
+		[ "$dead" -eq 0 ] || { echo "a path was disabled without drops"; rc=1; }
+	fi
+	return $rc
+}
+
+# Two flows to switch 5; HOW (stop|silent) silences the first for a while.
+# No path may be disabled and no TIMEOUT given.
+two_flows() # HOW
+{
+	local rc=0 rx1 tx1 before t0 dead live to
+
+	settle || { echo "paths still disabled"; return 1; }
+	"$ctl" set algorithm spray || return 1
+	before=$(path_disables | tr '\n' ' ')
+	t0=$(stat fb_timeout)
+	rm -f $tmp/stop
+	ns spzb $py $tmp/rx.py 5003 >$tmp/rx.5003 &
+	rx1=$!
+	sleep 0.3
+	ns spza $py $tmp/tx.py 5003 0 >$tmp/tx.5003 &
+	tx1=$!
+	sleep 0.5
+	if [ "$1" = stop ]; then
+		kill -STOP $rx1
+	else
+		ns spzb tc filter add dev eth0 ingress pref 20 protocol ipv6 u32 \
+			match u8 6 0xff at 6 match u16 5003 0xffff at 42 action drop || rc=1
+	fi
+	transfer 5002 || rc=1
+	sleep 3
+	read -r dead live <<<"$(disabled_since "$before")"
+	to=$(($(stat fb_timeout) - t0))
+	if [ "$1" = stop ]; then
+		kill -CONT $rx1
+	else
+		ns spzb tc filter del dev eth0 ingress pref 20
+	fi
+	sleep 0.5
+	touch $tmp/stop
+	wait $tx1
+	wait $rx1
+	read -r txn _ txe <$tmp/tx.5003
+	read -r rxn rxe <$tmp/rx.5003
+	echo "# $1: disables $dead + $live, TIMEOUTs $to, no_reach" \
+		"$(stat fb_no_reach), silenced flow: sent $txn $txe, received $rxn $rxe"
+	[ $((dead + live)) -eq 0 ] || { echo "a path was disabled"; rc=1; }
+	[ "$to" -eq 0 ] || { echo "TIMEOUT from a silent peer"; rc=1; }
+	[ "$txe" = ok ] && [ -n "$txn" ] && [ "$rxn" = "$txn" ] ||
+		{ echo "silenced flow incomplete"; rc=1; }
+	return $rc
+}
+
+# A far-future SO_TXTIME datagram, then a knob change: the datapath sees
+# it (ECMP: one sample for the flow's 8 datagrams; OPS: 8).
+txtime()
+{
+	local s0 s1
+
+	"$ctl" set algorithm ops || return 1
+	ns spza $py -c '
+import socket, struct, time
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 61, struct.pack("iI", time.CLOCK_MONOTONIC, 0))
+far = time.clock_gettime_ns(time.CLOCK_MONOTONIC) + 3600 * 10**9
+s.sendmsg([b"x" * 64], [(socket.SOL_SOCKET, 61, struct.pack("Q", far))],
+          0, ("fd00:5::1", 4789))' || { echo "SO_TXTIME send failed"; return 1; }
+	"$ctl" set algorithm ecmp || return 1
+	sleep 0.1
+	s0=$(stat dec_sample)
+	ns spza $py -c '
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+for i in range(8):
+    s.sendto(b"y" * 64, ("fd00:5::1", 4789))' || return 1
+	s1=$(stat dec_sample)
+	echo "# samples for 8 datagrams after the knob change: $((s1 - s0))"
+	[ $((s1 - s0)) -eq 1 ] || { echo "knob change not seen (frozen snapshot?)"; return 1; }
+}
+
+ktap_header 10
+run_test setup setup
+run_test scout_clean row scout off ""
+run_test scout_blackhole row scout on ""
+run_test scout_blackhole_rto_min_5s row scout on 5000
+run_test spray_clean row spray off ""
+run_test spray_blackhole row spray on ""
+run_test spray_blackhole_rto_min_5s row spray on 5000
+run_test sigstop_receiver two_flows stop
+run_test silent_peer two_flows silent
+run_test txtime_far_future txtime
+"$ctl" down >/dev/null 2>&1
+ip netns del spza 2>/dev/null
+ip netns del spzb 2>/dev/null
+ip link del $dev 2>/dev/null
+rm -rf $tmp
+ktap_finish
