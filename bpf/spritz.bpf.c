@@ -299,7 +299,7 @@ __noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_c
 
 	if (!f || !cfg || !st)
 		return 0;
-	for (i = 0; i < SPRITZ_RING_SIZE; i++)
+	for (i = 0; i < SPRITZ_FB_SLOTS; i++)
 		if (spritz_fb_take(&f->fb, i, &e))
 			spritz_fb_one(f, cfg, st, e.kind, e.ev | (__u32)e.lat_class << 16);
 	return 0;

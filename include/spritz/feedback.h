@@ -11,30 +11,33 @@
  *	send          spritz_fb_seg_kind()  data, SYN, or control (ACK, RST,
  *	                                    SYN-ACK, FIN-only)
  *	  data        spritz_fb_presend()   snd_nxt; a repeat of sequence sent?
- *	              spritz_fb_retrans()   then: NACK, the send stays LOST
+ *	              spritz_fb_retrans()   then: NACK, the first lost the suspect
  *	              spritz_fb_record()    after the EV is known
  *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt
  *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4,
  *	                                    RFC 2018/6675 for SACK blocks)
  *	              spritz_fb_ack()       covered sends: ACK or ACK_ECN;
- *	                                    SACK holes TCP counts lost: NACK;
- *	                                    the dead-path rule: TIMEOUT
+ *	                                    SACK holes TCP counts lost, sends
+ *	                                    older than the timeout: NACK;
+ *	                                    the suspect's dead-path rule:
+ *	                                    TIMEOUT
  *	per outcome   spritz_fb_take()      the next record with an outcome
  *	              spritz_fb_apply()     into the algorithm core (lb.h)
  *
  * Failover in RTTs (paper §V: a timeout of 100 us = 13.7 RTTs disables
- * the path).  Every loss is a NACK: a SACK hole, or a retransmission by
- * TCP.  A send not acknowledged within the flow's timeout
- * (spritz_fb_timeout_ns(): a multiple of the socket's smoothed RTT, with a
- * floor and a cap) is judged by the dead-path rule, whether TCP repaired
- * it meanwhile or not: it is a TIMEOUT only if a send of the same flow on
- * another EV, sent within the timeout after it, was delivered (the peer
- * answered, its switch was reachable) and no later send of the flow on
- * its own EV was (the path alone is silent).  A path that delivers between its drops (congestion)
- * is never disabled, and a peer that goes silent makes every path look
- * silent at once, so it disables none.  Evidence is the flow's own ring:
- * another flow's deliveries say nothing about whether this flow's peer is
- * alive.
+ * the path).  Every loss is a NACK: a retransmission by TCP, a SACK hole
+ * TCP counts lost, a send unacknowledged for the flow's timeout
+ * (spritz_fb_timeout_ns(): a multiple of the socket's smoothed RTT, with
+ * a floor and a cap).  The first lost send of a flow becomes its suspect
+ * and goes through the dead-path rule (__spritz_fb_judge()), whether TCP
+ * repaired it meanwhile or not: it is a TIMEOUT only if, within the
+ * timeout, a send of the same flow on another EV sent after it was
+ * delivered (the peer answered, its switch was reachable) and no later
+ * send of the flow on its own EV was (the path alone is silent).  A path
+ * that delivers between its drops (congestion) is never disabled, and a
+ * peer that goes silent leaves every path unanswered at once, so it
+ * disables none.  Evidence is the flow's own: another flow's deliveries
+ * say nothing about whether this flow's peer is alive.
  *
  * Only data segments are recorded: SYN, SYN-ACK, FIN-only and RST sends
  * never yield path feedback (their retransmissions are the peer's silence,
@@ -125,28 +128,67 @@ static __always_inline int spritz_fb_tracking(const struct spritz_fb_flow *fb)
 	return !!(fb->flags & SPRITZ_FB_F_HAVE_SEQ);
 }
 
-/*
- * The outcome of send @e is @kind: it waits in the record, with @flags
- * (SPRITZ_IF_F_*) added.
- */
-static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 kind, __u32 flags)
+/* The outcome of send @e is @kind: it waits in the record. */
+static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 kind)
 {
-	e->flags = (__u16)(e->flags | flags);
 	e->state = (__u8)(SPRITZ_IF_DONE + kind);
 	return 1;
 }
 
 /*
- * If ring record @i holds an outcome, move it to @ev and return 1.  The
- * record then keeps what the dead-path rule needs: an ACK or ACK_ECN
- * leaves it ACKED (evidence of delivery), a NACK LOST (awaiting the rule),
- * a final outcome FREE.  Walk i over the ring after a call that returned
- * outcomes.
+ * Lost send @e becomes the suspect of the dead-path rule, unless there is
+ * one: one lost send per flow is judged at a time.
+ */
+static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
+						const struct spritz_inflight *e)
+{
+	struct spritz_inflight *s = &fb->suspect;
+
+	if (s->state == SPRITZ_IF_LOST)
+		return;
+	*s = *e;
+	s->state = SPRITZ_IF_LOST;
+	s->flags = SPRITZ_IF_F_SEED;
+	fb->flags |= SPRITZ_FB_F_SUSPECT;
+}
+
+/*
+ * Delivered send @e is evidence for the suspect if it was sent after it:
+ * on the same EV its path is alive; on another, within @timeout_ns of it,
+ * the peer answered and the switch was reachable.
+ */
+static __always_inline void __spritz_fb_evidence(struct spritz_fb_flow *fb,
+						 const struct spritz_inflight *e, __u64 timeout_ns)
+{
+	struct spritz_inflight *s = &fb->suspect;
+
+	if (s->state != SPRITZ_IF_LOST || e->sent_ns <= s->sent_ns)
+		return;
+	if (e->ev == s->ev)
+		s->flags |= SPRITZ_IF_F_ALIVE;
+	else if (e->sent_ns - s->sent_ns < timeout_ns)
+		s->flags |= SPRITZ_IF_F_REACH;
+}
+
+/* Outcome slots: the ring, then the suspect (spritz_fb_take()). */
+#define SPRITZ_FB_SLOTS (SPRITZ_RING_SIZE + 1)
+
+/* Slot @i: ring record i, or the suspect for i >= SPRITZ_RING_SIZE. */
+static __always_inline struct spritz_inflight *__spritz_fb_slot(struct spritz_fb_flow *fb, __u32 i)
+{
+	return i < SPRITZ_RING_SIZE ? &fb->ring[i & SPRITZ_RING_MASK] : &fb->suspect;
+}
+
+/*
+ * If slot @i (0..SPRITZ_FB_SLOTS - 1) holds an outcome, move it to @ev
+ * and return 1.  A delivered send (ACK, ACK_ECN) stays in the ring as
+ * ACKED, evidence for the dead-path rule; any other is freed.  Walk i
+ * over every slot after a call that returned outcomes.
  */
 static __always_inline int spritz_fb_take(struct spritz_fb_flow *fb, __u32 i,
 					  struct spritz_fb_event *ev)
 {
-	struct spritz_inflight *e = &fb->ring[i & SPRITZ_RING_MASK];
+	struct spritz_inflight *e = __spritz_fb_slot(fb, i);
 	__u32 st = e->state, kind;
 
 	if (st < SPRITZ_IF_DONE || st == SPRITZ_IF_LOST || st == SPRITZ_IF_ACKED)
@@ -156,14 +198,8 @@ static __always_inline int spritz_fb_take(struct spritz_fb_flow *fb, __u32 i,
 		return 0;
 	}
 	kind = st - SPRITZ_IF_DONE;
-	if (kind == SPRITZ_FB_ACK || kind == SPRITZ_FB_ACK_ECN)
-		e->state = SPRITZ_IF_ACKED;
-	else if (e->flags & SPRITZ_IF_F_FINAL)
-		e->state = SPRITZ_IF_FREE;
-	else
-		e->state = SPRITZ_IF_LOST;
-	if (e->state == SPRITZ_IF_LOST)
-		fb->flags |= SPRITZ_FB_F_LOST;
+	e->state = kind <= SPRITZ_FB_ACK_ECN && e != &fb->suspect ? SPRITZ_IF_ACKED :
+								   SPRITZ_IF_FREE;
 	ev->ev = e->ev;
 	ev->lat_class = e->lat_class;
 	ev->kind = (__u8)kind;
@@ -211,9 +247,10 @@ static __always_inline int spritz_fb_presend(struct spritz_fb_flow *fb, __u32 se
 
 /*
  * [@seq, @end) is sent again: TCP found every pending record it overlaps
- * lost (fast retransmit, RACK, TLP or RTO).  Each gets NACK and stays LOST
- * for the dead-path rule (spritz_fb_ack()), which makes it a TIMEOUT if
- * its path is dead.  Returns the number of outcomes to take.
+ * lost (fast retransmit, RACK, TLP or RTO).  Each gets NACK; the first
+ * becomes the suspect of the dead-path rule (spritz_fb_ack()) if there is
+ * none, which makes it a TIMEOUT if its path is dead.  Returns the number
+ * of outcomes to take.
  */
 static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 					       struct spritz_stats *st, __u32 seq, __u32 end)
@@ -228,7 +265,8 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 			continue;
 		if (!spritz_seq_before(e->start_seq, end) || !spritz_seq_before(seq, e->end_seq))
 			continue;
-		n += __spritz_fb_emit(e, SPRITZ_FB_NACK, SPRITZ_IF_F_NACKED);
+		__spritz_fb_suspect(fb, e);
+		n += __spritz_fb_emit(e, SPRITZ_FB_NACK);
 	}
 	return n;
 }
@@ -256,7 +294,7 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 	struct spritz_inflight *e = &fb->ring[fb->ring_head & SPRITZ_RING_MASK];
 
 	fb->ring_head++;
-	if (e->state == SPRITZ_IF_PENDING || e->state == SPRITZ_IF_LOST)
+	if (e->state == SPRITZ_IF_PENDING)
 		st->eg_ring_overrun++;
 	e->sent_ns = now;
 	e->start_seq = seq;
@@ -293,10 +331,10 @@ static __always_inline int spritz_fb_ack_check(const struct spritz_fb_flow *fb,
 	/*
 	 * snd_una == snd_nxt: every recorded send was acknowledged, nothing
 	 * to credit or age - the receiving end of a transfer, whose every
-	 * data segment carries ACK - unless a lost send awaits the dead-path
+	 * data segment carries ACK - unless a suspect awaits the dead-path
 	 * rule.
 	 */
-	return fb->snd_una == fb->snd_nxt && !(fb->flags & SPRITZ_FB_F_LOST) ?
+	return fb->snd_una == fb->snd_nxt && !(fb->flags & SPRITZ_FB_F_SUSPECT) ?
 		       SPRITZ_FB_ACK_IGNORE :
 		       SPRITZ_FB_ACK_SCAN;
 }
@@ -355,9 +393,6 @@ static __always_inline int __spritz_fb_sack_lost(const struct spritz_fb_ackinfo 
 	       (__u64)SPRITZ_FB_DUPTHRESH * (__u32)(e->end_seq - e->start_seq);
 }
 
-/* A __u32 of the flow state, read and written in memory every time. */
-#define __SPRITZ_FB_MEM(x) (*(volatile __u32 *)&(x))
-
 /* Has ring record @e been delivered (ACK or ACK_ECN, taken or not)? */
 static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e)
 {
@@ -366,84 +401,61 @@ static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e
 }
 
 /*
- * The dead-path rule, for the oldest send of the flow unacknowledged for
- * @timeout_ns (PENDING, or LOST: retransmitted or a SACK hole) at @now:
+ * The dead-path rule for the suspect (a lost send: retransmitted, in a
+ * SACK hole TCP counts lost, or unacknowledged for @timeout_ns), at @now:
  *
- *  - a later send of the flow on the same EV was delivered: the path is
- *    alive (congested): no TIMEOUT; NACK if none was given
+ *  - a send of the flow on the same EV, sent after it, was delivered: the
+ *    path is alive (congested): no TIMEOUT, the suspect is dropped
  *    (fb_path_alive);
- *  - else a send of the flow on another EV, sent after it and less than
- *    @timeout_ns after it, was delivered: the peer answered and its
- *    switch was reachable while this send went unanswered, the path
- *    alone is silent: TIMEOUT (the path is disabled);
- *  - else no evidence (the peer may be silent): nothing, the send waits
- *    for evidence, or is dropped once nothing is in flight (fb_no_reach).
+ *  - else, once it is @timeout_ns old: if a send of the flow on another
+ *    EV, sent after it and less than @timeout_ns after it, was delivered,
+ *    the peer answered and its switch was reachable while this send went
+ *    unanswered, the path alone is silent: TIMEOUT (the path is
+ *    disabled);
+ *  - else no evidence (the peer may be silent): nothing; the suspect
+ *    waits for evidence, and is dropped once nothing is in flight
+ *    (fb_no_reach, counted once).
  *
- * "Later" is ring order (send order), not time.  Returns the outcomes
- * to take (0 or 1).
+ * Returns the outcomes to take (0 or 1).
  */
 static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spritz_stats *st,
 					       __u64 now, __u64 timeout_ns)
 {
-	__u32 i, c, best, key, head = fb->ring_head;
-	struct spritz_inflight *e;
-	int reach = 0, alive = 0;
-	__u64 sent;
-	__u16 ev;
+	struct spritz_inflight *s = &fb->suspect;
+	__u32 i;
 
-	/*
-	 * The oldest candidate, as the least ring position << 4 | slot.  The
-	 * running minimum and the LOST flag live in @fb, not in variables: a
-	 * verifier tracks every value a variable carries across iterations
-	 * (2^16 paths), never what a loop stores in a map value.
-	 */
-	__SPRITZ_FB_MEM(fb->judge) = SPRITZ_RING_SIZE << 4;
-	__SPRITZ_FB_MEM(fb->flags) &= ~SPRITZ_FB_F_LOST;
-	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
-		e = &fb->ring[i];
-		if (e->state == SPRITZ_IF_LOST)
-			__SPRITZ_FB_MEM(fb->flags) |= SPRITZ_FB_F_LOST;
-		if (e->state != SPRITZ_IF_PENDING && e->state != SPRITZ_IF_LOST)
-			continue;
-		if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
-			continue;
-		key = ((i - head) & SPRITZ_RING_MASK) << 4 | i; /* position 0: the oldest */
-		if (key < __SPRITZ_FB_MEM(fb->judge))
-			__SPRITZ_FB_MEM(fb->judge) = key;
-	}
-	key = __SPRITZ_FB_MEM(fb->judge);
-	if (key >= SPRITZ_RING_SIZE << 4)
+	if (s->state != SPRITZ_IF_LOST) {
+		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		return 0;
-	best = key >> 4;
-	c = key & SPRITZ_RING_MASK;
-	sent = fb->ring[c & SPRITZ_RING_MASK].sent_ns;
-	ev = fb->ring[c & SPRITZ_RING_MASK].ev;
-	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
-		e = &fb->ring[i];
-		if (((i - head) & SPRITZ_RING_MASK) <= best || !__spritz_fb_delivered(e))
-			continue;
-		if (e->ev == ev)
-			alive = 1;
-		else if (e->sent_ns >= sent && e->sent_ns - sent < timeout_ns)
-			reach = 1;
 	}
-	e = &fb->ring[c & SPRITZ_RING_MASK];
-	if (alive) {
+	if (s->flags & SPRITZ_IF_F_SEED) {
+		/* the sends delivered before it became the suspect */
+		s->flags &= ~SPRITZ_IF_F_SEED;
+		for (i = 0; i < SPRITZ_RING_SIZE; i++)
+			if (__spritz_fb_delivered(&fb->ring[i]))
+				__spritz_fb_evidence(fb, &fb->ring[i], timeout_ns);
+	}
+	if (s->flags & SPRITZ_IF_F_ALIVE) {
 		st->fb_path_alive++;
-		if (!(e->flags & SPRITZ_IF_F_NACKED))
-			return __spritz_fb_emit(e, SPRITZ_FB_NACK, SPRITZ_IF_F_NACKED | SPRITZ_IF_F_FINAL);
-		e->state = SPRITZ_IF_FREE;
+		s->state = SPRITZ_IF_FREE;
+		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		return 0;
 	}
-	if (reach)
-		return __spritz_fb_emit(e, SPRITZ_FB_TIMEOUT, SPRITZ_IF_F_FINAL);
-	if (!(e->flags & SPRITZ_IF_F_WAITED)) {
-		e->flags |= SPRITZ_IF_F_WAITED;
+	if (now < s->sent_ns || now - s->sent_ns < timeout_ns)
+		return 0;
+	if (s->flags & SPRITZ_IF_F_REACH) {
+		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+		return __spritz_fb_emit(s, SPRITZ_FB_TIMEOUT);
+	}
+	if (!(s->flags & SPRITZ_IF_F_WAITED)) {
+		s->flags |= SPRITZ_IF_F_WAITED;
 		st->fb_no_reach++;
 	}
 	/* nothing in flight: no evidence can come any more */
-	if (fb->snd_una == fb->snd_nxt)
-		e->state = SPRITZ_IF_FREE;
+	if (fb->snd_una == fb->snd_nxt) {
+		s->state = SPRITZ_IF_FREE;
+		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+	}
 	return 0;
 }
 
@@ -453,8 +465,9 @@ static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct
  * outside [snd_una, snd_nxt] or empty are dropped from @a (counted), then
  * every pending send it covers, cumulatively or by a kept SACK block, is
  * ACK (ACK_ECN with ECE); a pending send it leaves in a SACK hole TCP
- * counts lost is NACK; then the oldest send unacknowledged for
- * @timeout_ns goes through the dead-path rule (__spritz_fb_judge()).
+ * counts lost, or leaves unacknowledged for @timeout_ns, is NACK and may
+ * become the suspect; then the suspect goes through the dead-path rule
+ * (__spritz_fb_judge()).
  * snd_una moves to the ACK.  Returns the number of outcomes to take.
  */
 static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spritz_stats *st,
@@ -462,7 +475,6 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 					   struct spritz_fb_ackinfo *a)
 {
 	__u32 una = fb->snd_una, n = 0, keep = 0, b, i, l, r;
-	int aged = 0;
 
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
@@ -490,18 +502,20 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 			continue;
 		if (!spritz_seq_before(a->ack, e->end_seq) ||
 		    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
-			n += __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK, 0);
+			__spritz_fb_evidence(fb, e, timeout_ns);
+			n += __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 			continue;
 		}
-		if (keep && __spritz_fb_sack_lost(a, e)) {
+		if (keep && __spritz_fb_sack_lost(a, e))
 			st->fb_sack_lost++;
-			n += __spritz_fb_emit(e, SPRITZ_FB_NACK, SPRITZ_IF_F_NACKED);
-		} else if (now >= e->sent_ns && now - e->sent_ns >= timeout_ns) {
-			aged = 1;
-		}
+		else if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
+			continue;
+		/* lost: a SACK hole, or unacknowledged for the timeout */
+		__spritz_fb_suspect(fb, e);
+		n += __spritz_fb_emit(e, SPRITZ_FB_NACK);
 	}
-	/* most ACKs: nothing lost, nothing old, no judgement */
-	if (!aged && !(fb->flags & SPRITZ_FB_F_LOST))
+	/* most ACKs: no suspect, no judgement */
+	if (!(fb->flags & SPRITZ_FB_F_SUSPECT))
 		return n;
 	return n + __spritz_fb_judge(fb, st, now, timeout_ns);
 }

@@ -110,13 +110,14 @@ struct spritz_flow_key {
 #define SPRITZ_IF_FREE 0    /* unused or feedback given */
 #define SPRITZ_IF_PENDING 1 /* sent, waiting for feedback */
 #define SPRITZ_IF_DONE 2    /* + enum spritz_lb_fb: outcome known, not yet delivered */
-#define SPRITZ_IF_LOST 6    /* lost (retransmitted, or a SACK hole): awaits the dead-path rule */
+#define SPRITZ_IF_LOST 6    /* suspect: lost, awaiting the dead-path rule (feedback.h) */
 #define SPRITZ_IF_ACKED 7   /* delivered, feedback given: evidence until overwritten */
 
-/* spritz_inflight.flags */
-#define SPRITZ_IF_F_NACKED (1U << 0) /* its NACK was given */
-#define SPRITZ_IF_F_FINAL (1U << 1)  /* the outcome waiting in it is its last: then FREE */
-#define SPRITZ_IF_F_WAITED (1U << 2) /* judged once without evidence (fb_no_reach counted) */
+/* spritz_inflight.flags (the suspect's; 0 in the ring) */
+#define SPRITZ_IF_F_SEED (1U << 0)   /* evidence from the ring not yet gathered */
+#define SPRITZ_IF_F_ALIVE (1U << 1)  /* a later send on its EV was delivered */
+#define SPRITZ_IF_F_REACH (1U << 2)  /* a send on another EV, within the timeout, was */
+#define SPRITZ_IF_F_WAITED (1U << 3) /* judged once without evidence (fb_no_reach counted) */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -132,7 +133,7 @@ struct spritz_inflight {
 
 /* spritz_fb_flow.flags */
 #define SPRITZ_FB_F_HAVE_SEQ (1U << 0) /* snd_una, snd_nxt are valid */
-#define SPRITZ_FB_F_LOST (1U << 1)     /* a ring record may be LOST: ACKs are scanned */
+#define SPRITZ_FB_F_SUSPECT (1U << 1)  /* suspect.state is LOST: ACKs are scanned */
 
 /* The feedback core's state of one TCP flow (feedback.h). */
 struct spritz_fb_flow {
@@ -141,8 +142,9 @@ struct spritz_fb_flow {
 	__u32 ring_head; /* next slot: ring[ring_head & MASK] */
 	__u32 flags;	 /* SPRITZ_FB_F_* */
 	__u32 srtt_us;	 /* the socket's smoothed RTT at the last data send, 0: unknown */
-	__u32 judge;	 /* scratch of the dead-path rule (feedback.h), between calls meaningless */
+	__u32 __pad;
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
+	struct spritz_inflight suspect; /* the lost send under the dead-path rule */
 };
 
 /* spritz_flow.flags */
@@ -221,8 +223,8 @@ struct spritz_stats {
 	__u64 fb_nack;
 	__u64 fb_timeout;
 	__u64 fb_sack_lost;	/* NACKs from SACK holes (RFC 6675 IsLost) */
-	__u64 fb_path_alive;	/* timed-out sends whose path delivered a later send: no TIMEOUT */
-	__u64 fb_no_reach;	/* timed-out sends, no later send of the flow acknowledged yet */
+	__u64 fb_path_alive;	/* suspects whose path delivered a later send: no TIMEOUT */
+	__u64 fb_no_reach;	/* suspects past the timeout without evidence the peer answered */
 	__u64 evictions;	/* buffer entries removed by feedback */
 	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
 	__u64 path_disable_fail;

@@ -64,8 +64,8 @@ import socket, sys
 s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 # a small window: the flight fits the feedback ring (16 records)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
-s.bind(("::", int(sys.argv[1]))); s.listen(1); s.settimeout(100)
-c, _ = s.accept(); c.settimeout(100); n = 0; end = "eof"
+s.bind(("::", int(sys.argv[1]))); s.listen(1); s.settimeout(30)
+c, _ = s.accept(); c.settimeout(30); n = 0; end = "eof"
 try:
     while True:
         b = c.recv(65536)
@@ -83,7 +83,7 @@ import os, socket, sys, time
 port, size = int(sys.argv[1]), int(sys.argv[2])
 t0 = time.monotonic(); n = 0; end = "ok"
 try:
-    s = socket.create_connection(("fd00:5::1", port), timeout=100)
+    s = socket.create_connection(("fd00:5::1", port), timeout=30)
     chunk = bytes(range(256)) * 256
     while (size and n < size) or (not size and not os.path.exists("/tmp/spritz-fo/stop")):
         k = min(len(chunk), size - n) if size else 16384
@@ -118,6 +118,15 @@ disabled_since() # BEFORE
 			split(b[i], f, ":"); old[f[1]] = f[3] } }
 		{ d = $3 - old[$1]; if ($2 == 0) dead += d; else live += d }
 		END { print dead + 0, live + 0 }'
+}
+
+# The feedback counters and the paths' disables, for the log.
+diag()
+{
+	"$ctl" show stats -j | jq -r '.counters | "# counters: " + ([to_entries[] |
+		select(.key | test("^(fb_|eg_retrans|eg_ring|path_|pick_fail|eg_unsteered|in_sack)")) |
+		"\(.key)=\(.value)"] | join(" "))'
+	echo "# paths ev:ev1:disables: $(path_disables | tr '\n' ' ')"
 }
 
 # Wait until no path is disabled (disable_ms is short).
@@ -186,6 +195,7 @@ row() # ALGO DROP RTO_MIN
 	echo "# $1 blackhole=$2 rto_min=${3:-linux}: $size bytes in $secs s (wall," \
 		"guest); port-0 path disables $dead, other $live; TIMEOUTs $((t1 - t0));" \
 		"ring overruns $(($(stat eg_ring_overrun) - ovr))"
+	diag
 	[ "$live" -eq 0 ] || { echo "a path that delivers was disabled"; rc=1; }
 	if [ "$2" = on ]; then
 		[ "$dead" -gt 0 ] || { echo "no blackholed path disabled"; rc=1; }
@@ -233,6 +243,7 @@ two_flows() # HOW
 	wait $rx1
 	read -r txn _ txe <$tmp/tx.5003
 	read -r rxn rxe <$tmp/rx.5003
+	diag
 	echo "# $1: disables $dead + $live, TIMEOUTs $to, no_reach" \
 		"$(stat fb_no_reach), silenced flow: sent $txn $txe, received $rxn $rxe"
 	[ $((dead + live)) -eq 0 ] || { echo "a path was disabled"; rc=1; }
