@@ -354,6 +354,9 @@ static __always_inline int spritz_decide(struct spritz_flow *f, const struct spr
 	}
 	st->dec_sample++;
 	flags = v.flags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
+	/* a suspect waits for evidence: probe other paths (feedback.h) */
+	if (spritz_fb_probe(&f->fb))
+		flags = SPRITZ_PICK_UNIFORM;
 	/* small flows favour minimal paths (weighted variants only) */
 	if (!(flags & SPRITZ_PICK_UNIFORM) && f->bytes_sent < c->small_flow_bytes) {
 		flags |= SPRITZ_PICK_SMALL_FLOW;

@@ -521,6 +521,19 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 }
 
 /*
+ * Should the flow's next sample be a probe: uniform, without the
+ * small-flow or minimal-path bias?  While a suspect waits for evidence,
+ * a flow that sends only on its suspect's path (a small flow biased to
+ * the minimal path, Scout's one buffered path) would never see a
+ * delivery on another path; uniform samples give its repairs and TLP
+ * probes a chance of another path within the timeout.
+ */
+static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
+{
+	return !!(fb->flags & SPRITZ_FB_F_SUSPECT);
+}
+
+/*
  * Feed outcome @kind of a send on @ev (class @lat) into algorithm state
  * @lb and count it; returns the actions (SPRITZ_LB_ACT_*) for the caller.
  */

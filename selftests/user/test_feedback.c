@@ -644,6 +644,37 @@ static void test_overrun(void)
 	}
 }
 
+/* While a suspect waits, samples probe (uniform); not before, not after. */
+static void test_probe(void)
+{
+	struct spritz_fb_flow fb;
+	struct spritz_stats st;
+	struct spritz_fb_ackinfo a;
+	struct spritz_fb_event ev;
+	__u32 k;
+
+	memset(&fb, 0, sizeof(fb));
+	memset(&st, 0, sizeof(st));
+	spritz_fb_presend(&fb, 1000, 1100);
+	spritz_fb_record(&fb, &st, 0, 1000, 1100, E1, 0, 1);
+	spritz_fb_presend(&fb, 1100, 1200);
+	spritz_fb_record(&fb, &st, 10, 1100, 1200, E2, 0, 1);
+	ASSERT_FALSE(spritz_fb_probe(&fb), "no loss: no probe");
+	ASSERT_TRUE(spritz_fb_presend(&fb, 1000, 1100), "a repeat");
+	ASSERT_EQ(spritz_fb_retrans(&fb, &st, 1000, 1100), 1, "NACK");
+	ASSERT_TRUE(spritz_fb_probe(&fb), "suspect: probe");
+	memset(&a, 0, sizeof(a));
+	a.ack = 1000;
+	a.nsack = 1;
+	a.sack[0] = 1100;
+	a.sack[1] = 1200;
+	ASSERT_EQ(spritz_fb_ack_check(&fb, &st, SPRITZ_TCP_ACK, 1000), SPRITZ_FB_ACK_SCAN, "scan");
+	ASSERT_EQ(spritz_fb_ack(&fb, &st, 3 * MS, 2 * MS, &a), 2, "ACK and TIMEOUT");
+	for (k = 0; k < SPRITZ_FB_SLOTS; k++)
+		spritz_fb_take(&fb, k, &ev);
+	ASSERT_FALSE(spritz_fb_probe(&fb), "judged: no probe");
+}
+
 /* Inner ACKs count only from the tunnel peer the flow sends to. */
 static void test_tunnel_peer(void)
 {
@@ -730,6 +761,7 @@ static const struct test_case tests[] = {
 	{ "ctl_sends", test_ctl_sends },
 	{ "wrap", test_wrap },
 	{ "overrun", test_overrun },
+	{ "probe", test_probe },
 	{ "tunnel_peer", test_tunnel_peer },
 	{ "garbage", test_garbage },
 };
