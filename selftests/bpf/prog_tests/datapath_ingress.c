@@ -271,8 +271,8 @@ static void test_sack_layouts(void)
 	ASSERT_EQ(d.fb_ack, 2, "two sends SACKed");
 	ASSERT_OK(flow(DST2_6, &f), "flow");
 	ASSERT_EQ(f.fb.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
-	ASSERT_EQ(f.fb.ring[1].state, SPRITZ_IF_FREE, "sacked, no timestamps");
-	ASSERT_EQ(f.fb.ring[2].state, SPRITZ_IF_FREE, "sacked, timestamps after");
+	ASSERT_EQ(f.fb.ring[1].state, SPRITZ_IF_ACKED, "sacked, no timestamps");
+	ASSERT_EQ(f.fb.ring[2].state, SPRITZ_IF_ACKED, "sacked, timestamps after");
 }
 
 /*
@@ -349,9 +349,9 @@ static void test_sack(void)
 	ASSERT_EQ(d.fb_ack, 2, "two sends SACKed");
 	ASSERT_OK(flow(DST2_6, &f), "flow");
 	ASSERT_EQ(f.fb.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
-	ASSERT_EQ(f.fb.ring[1].state, SPRITZ_IF_FREE, "sacked");
+	ASSERT_EQ(f.fb.ring[1].state, SPRITZ_IF_ACKED, "sacked");
 	ASSERT_EQ(f.fb.ring[2].state, SPRITZ_IF_PENDING, "hole stays pending");
-	ASSERT_EQ(f.fb.ring[3].state, SPRITZ_IF_FREE, "sacked");
+	ASSERT_EQ(f.fb.ring[3].state, SPRITZ_IF_ACKED, "sacked");
 	ASSERT_GE(f.lb.len, 1, "sacked EVs buffered");
 	/* SACK with ECE marks */
 	dp_stats(skel, &s0);
