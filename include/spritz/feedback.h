@@ -34,7 +34,8 @@
  * timeout, a send of the same flow on another EV sent after it was
  * delivered (the peer answered, its switch was reachable) and no later
  * send of the flow on its own EV was (the path alone is silent).  A path
- * that delivers between its drops (congestion) is never disabled, and a
+ * that delivers a later send after a drop is never disabled (a path the
+ * flow stops using after one drop can be: see algorithms.rst), and a
  * peer that goes silent leaves every path unanswered at once, so it
  * disables none.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.
