@@ -82,6 +82,12 @@
 /* RFC 6675 DupThresh: segments SACKed above a hole that make it lost. */
 #define SPRITZ_FB_DUPTHRESH 3
 
+/*
+ * A suspect whose path lost no other send waits this many timeouts for a
+ * second loss on it (or a delivery) before it is judged isolated.
+ */
+#define SPRITZ_FB_STRIKE_WAIT 4
+
 /* What an outgoing TCP segment is to feedback (spritz_fb_seg_kind()). */
 #define SPRITZ_SEG_DATA 0 /* payload, no SYN/RST: recorded, may create a flow */
 #define SPRITZ_SEG_SYN 1  /* SYN without ACK: a flow starts; never recorded */
@@ -138,15 +144,19 @@ static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 k
 
 /*
  * Lost send @e becomes the suspect of the dead-path rule, unless there is
- * one: one lost send per flow is judged at a time.
+ * one: one lost send per flow is judged at a time; another lost send on
+ * the suspect's EV is its path's second loss.
  */
 static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 						const struct spritz_inflight *e)
 {
 	struct spritz_inflight *s = &fb->suspect;
 
-	if (s->state == SPRITZ_IF_LOST)
+	if (s->state == SPRITZ_IF_LOST) {
+		if (e->ev == s->ev && (e->sent_ns != s->sent_ns || e->start_seq != s->start_seq))
+			s->flags |= SPRITZ_IF_F_AGAIN;
 		return;
+	}
 	*s = *e;
 	s->state = SPRITZ_IF_LOST;
 	s->flags = SPRITZ_IF_F_SEED;
@@ -269,6 +279,10 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 		__spritz_fb_suspect(fb, e);
 		n += __spritz_fb_emit(e, SPRITZ_FB_NACK);
 	}
+	/* a later ACK of the suspect's sequence may be the repair's */
+	if (fb->suspect.state == SPRITZ_IF_LOST && spritz_seq_before(fb->suspect.start_seq, end) &&
+	    spritz_seq_before(seq, fb->suspect.end_seq))
+		fb->suspect.flags |= SPRITZ_IF_F_RESENT;
 	return n;
 }
 
@@ -402,17 +416,36 @@ static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e
 }
 
 /*
+ * ACK @a covers the suspect, which TCP did not send again: it was late,
+ * not lost, and its path is alive.
+ */
+static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
+					     const struct spritz_fb_ackinfo *a)
+{
+	struct spritz_inflight *s = &fb->suspect;
+
+	if (s->state != SPRITZ_IF_LOST || (s->flags & SPRITZ_IF_F_RESENT))
+		return;
+	if (!spritz_seq_before(a->ack, s->end_seq) || __spritz_fb_sacked(a, s->start_seq, s->end_seq))
+		s->flags |= SPRITZ_IF_F_ALIVE;
+}
+
+/*
  * The dead-path rule for the suspect (a lost send: retransmitted, in a
  * SACK hole TCP counts lost, or unacknowledged for @timeout_ns), at @now:
  *
- *  - a send of the flow on the same EV, sent after it, was delivered: the
- *    path is alive (congested): no TIMEOUT, the suspect is dropped
+ *  - a send of the flow on the same EV, sent after it, was delivered, or
+ *    the suspect itself was acknowledged before TCP sent it again (late,
+ *    not lost): the path is alive: no TIMEOUT, the suspect is dropped
  *    (fb_path_alive);
- *  - else, once it is @timeout_ns old: if a send of the flow on another
- *    EV, sent after it and less than @timeout_ns after it, was delivered,
- *    the peer answered and its switch was reachable while this send went
- *    unanswered, the path alone is silent: TIMEOUT (the path is
- *    disabled);
+ *  - else, once it is @timeout_ns old, if a send of the flow on another
+ *    EV, sent after it and less than @timeout_ns after it, was delivered
+ *    (the peer answered, its switch was reachable): if another send of
+ *    the flow on the suspect's EV was lost too, the path alone is silent:
+ *    TIMEOUT (the path is disabled); if not, the suspect waits for a
+ *    second loss or a delivery on its path (the flow's samples are
+ *    uniform meanwhile, spritz_fb_probe()) up to SPRITZ_FB_STRIKE_WAIT
+ *    timeouts, then it was an isolated loss: dropped (fb_isolated);
  *  - else no evidence (the peer may be silent): nothing; the suspect
  *    waits for evidence, and is dropped once nothing is in flight
  *    (fb_no_reach, counted once).
@@ -445,6 +478,14 @@ static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct
 	if (now < s->sent_ns || now - s->sent_ns < timeout_ns)
 		return 0;
 	if (s->flags & SPRITZ_IF_F_REACH) {
+		if (!(s->flags & SPRITZ_IF_F_AGAIN)) {
+			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns)
+				return 0;
+			st->fb_isolated++;
+			s->state = SPRITZ_IF_FREE;
+			fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+			return 0;
+		}
 		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		return __spritz_fb_emit(s, SPRITZ_FB_TIMEOUT);
 	}
@@ -518,6 +559,7 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 	/* most ACKs: no suspect, no judgement */
 	if (!(fb->flags & SPRITZ_FB_F_SUSPECT))
 		return n;
+	__spritz_fb_late(fb, a);
 	return n + __spritz_fb_judge(fb, st, now, timeout_ns);
 }
 

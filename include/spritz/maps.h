@@ -118,6 +118,8 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_ALIVE (1U << 1)  /* a later send on its EV was delivered */
 #define SPRITZ_IF_F_REACH (1U << 2)  /* a send on another EV, within the timeout, was */
 #define SPRITZ_IF_F_WAITED (1U << 3) /* judged once without evidence (fb_no_reach counted) */
+#define SPRITZ_IF_F_AGAIN (1U << 4)  /* another send on its EV was lost too */
+#define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -225,6 +227,7 @@ struct spritz_stats {
 	__u64 fb_sack_lost;	/* NACKs from SACK holes (RFC 6675 IsLost) */
 	__u64 fb_path_alive;	/* suspects whose path delivered a later send: no TIMEOUT */
 	__u64 fb_no_reach;	/* suspects past the timeout without evidence the peer answered */
+	__u64 fb_isolated;	/* suspects whose path lost no other send: no TIMEOUT */
 	__u64 evictions;	/* buffer entries removed by feedback */
 	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
 	__u64 path_disable_fail;

@@ -72,7 +72,7 @@ struct step {
 #define FB_COUNTERS(X)                                                                      \
 	X(eg_retrans) X(eg_ring_overrun) X(in_sack_blocks) X(in_ack_unsent) X(in_ack_old)   \
 	X(in_ack_ctl) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)   \
-	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach)
+	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated)
 
 static const struct {
 	const char *name;
@@ -305,22 +305,26 @@ static void test_retrans(void)
 /*
  * A send an ACK leaves uncovered for the timeout is lost (NACK) and the
  * suspect; a TIMEOUT once a send of the flow on another path, sent within
- * the timeout after it, is delivered.  A duplicate ACK alone is no such
- * evidence.  One suspect at a time: a send lost meanwhile is a NACK only.
+ * the timeout after it, is delivered and another send on its path was
+ * lost too.  A duplicate ACK alone is no such evidence.  One suspect at a
+ * time: a send lost meanwhile is a NACK only.
  */
 static void test_ack_timeout(void)
 {
 	static const struct step t[] = {
 		TX(0, 1000, 100, E1, "", "", NULL),
-		TX(100 * MS, 1100, 100, E2, "", "", NULL),
-		TX(100 * MS, 1200, 100, E3, "", "", NULL),
-		RX(199 * MS, F_A, 1000, "", "", "una=1000 nxt=1300 pend=3"),
+		TX(50 * MS, 1100, 100, E1, "", "", NULL),
+		TX(100 * MS, 1200, 100, E2, "", "", NULL),
+		TX(100 * MS, 1300, 100, E3, "", "", NULL),
+		RX(199 * MS, F_A, 1000, "", "", "una=1000 nxt=1400 pend=4"),
 		RX(200 * MS, F_A, 1000, "NACK:0101", "fb_nack=1 fb_no_reach=1",
-		   "una=1000 nxt=1300 pend=2"),
-		RXS(301 * MS, F_A, 1000, 1, B(1200, 1300), "NACK:0202 ACK:0303 TMO:0101",
-		    "in_sack_blocks=1 fb_ack=1 fb_nack=1 fb_timeout=1", "una=1000 nxt=1300 pend=0"),
-		RXS(302 * MS, F_A, 1000, 1, B(1200, 1300), "", "in_sack_blocks=1",
-		    "una=1000 nxt=1300 pend=0"),
+		   "una=1000 nxt=1400 pend=3"),
+		/* its path's second loss: no evidence yet that the peer answers */
+		RX(250 * MS, F_A, 1000, "NACK:0101", "fb_nack=1", "una=1000 nxt=1400 pend=2"),
+		RXS(301 * MS, F_A, 1000, 1, B(1300, 1400), "NACK:0202 ACK:0303 TMO:0101",
+		    "in_sack_blocks=1 fb_ack=1 fb_nack=1 fb_timeout=1", "una=1000 nxt=1400 pend=0"),
+		RXS(302 * MS, F_A, 1000, 1, B(1300, 1400), "", "in_sack_blocks=1",
+		    "una=1000 nxt=1400 pend=0"),
 	};
 
 	RUN("ack_timeout", t, NULL);
@@ -426,6 +430,107 @@ static void test_dead_path(void)
 	trace_tmo = 2 * MS;
 	RUN("dead_path", t, &dis);
 	ASSERT_EQ(dis, 1, "dead_path: the dead path disabled");
+}
+
+/*
+ * One isolated loss, then the flow moves away (Scout evicts the path on
+ * the NACK; no later send on it): the other paths deliver, but the path
+ * lost nothing else, so it is not judged dead - the suspect waits
+ * SPRITZ_FB_STRIKE_WAIT timeouts and is dropped (fb_isolated).
+ */
+static void test_isolated_loss(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E1, "", "", NULL),
+		TX(200 * US, 1200, 100, E1, "", "", NULL),
+		TX(300 * US, 1300, 100, E1, "", "", NULL),
+		/* the first dropped; three SACKed above it */
+		RXS(500 * US, F_A, 1000, 1, B(1100, 1400), "NACK:0101 ACK:0101 ACK:0101 ACK:0101",
+		    "in_sack_blocks=1 fb_ack=3 fb_nack=1 fb_sack_lost=1 fb_path_alive=1",
+		    "una=1000 nxt=1400 pend=0"),
+		/* that was evidence it lives (later sends delivered); now a drop on
+		 * E1 after which the flow sends only on E2 */
+		TX(600 * US, 1400, 100, E1, "", "", NULL),
+		TX(700 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
+		TX(800 * US, 1500, 100, E2, "", "", NULL),
+		TX(900 * US, 1600, 100, E2, "", "", NULL),
+		RXS(1100 * US, F_A, 1400, 1, B(1500, 1700), "ACK:0202 ACK:0202 ACK:0202", "in_sack_blocks=1 fb_ack=3",
+		    "una=1400 nxt=1700 pend=1"),
+		/* the E1 send unanswered for the timeout: lost, the suspect */
+		RXS(2600 * US, F_A, 1400, 1, B(1500, 1700), "NACK:0101",
+		    "in_sack_blocks=1 fb_nack=1 evictions=1", "una=1400 nxt=1700 pend=0"),
+		TX(2700 * US, 1400, 100, E2, "", "eg_retrans=1", NULL),
+		TX(2700 * US, 1700, 100, E3, "", "", NULL),
+		RX(3000 * US, F_A, 1800, "ACK:0202 ACK:0303", "fb_ack=2", "una=1800 nxt=1800 pend=0"),
+		/* E2 delivered within the timeout after it, but E1 lost only once:
+		 * the suspect waits for a second loss or a delivery on E1 */
+		TX(5000 * US, 1800, 100, E3, "", "", NULL),
+		RX(5100 * US, F_A, 1900, "ACK:0303", "fb_ack=1", "una=1900 nxt=1900 pend=0"),
+		TX(8000 * US, 1900, 100, E2, "", "", NULL),
+		RX(8500 * US, F_A, 2000, "ACK:0202", "fb_ack=1", "una=2000 nxt=2000 pend=0"),
+		/* SPRITZ_FB_STRIKE_WAIT (4) timeouts after the E1 send: isolated */
+		TX(8600 * US, 2000, 100, E3, "", "", NULL),
+		RX(8700 * US, F_A, 2100, "ACK:0303", "fb_ack=1 fb_isolated=1",
+		   "una=2100 nxt=2100 pend=0"),
+		RX(20000 * US, F_A, 2100, "", "", "una=2100 nxt=2100 pend=0"),
+	};
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("isolated_loss", t, &dis);
+	ASSERT_EQ(dis, 0, "isolated_loss: no path disabled");
+}
+
+/*
+ * A send acknowledged after the timeout, before TCP sent it again, was
+ * late, not lost: its path is alive.
+ */
+static void test_late_ack(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(200 * US, 1100, 100, E2, "", "", NULL),
+		RXS(2050 * US, F_A, 1000, 1, B(1100, 1200), "NACK:0101 ACK:0202",
+		    "in_sack_blocks=1 fb_nack=1 fb_ack=1", "una=1000 nxt=1200 pend=0"),
+		/* a cumulative ACK of the E1 send, never sent again */
+		RX(2400 * US, F_A, 1200, "", "fb_path_alive=1", "una=1200 nxt=1200 pend=0"),
+		RX(9000 * US, F_A, 1200, "", "", "una=1200 nxt=1200 pend=0"),
+	};
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("late_ack", t, &dis);
+	ASSERT_EQ(dis, 0, "late_ack: no path disabled");
+}
+
+/*
+ * A blackholed path (every send on it lost) under Scout: the flow's
+ * window on it is lost, TCP repairs on other paths: TIMEOUT within the
+ * timeout of the first loss's detection.
+ */
+static void test_blackhole(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E1, "", "", NULL),
+		TX(200 * US, 1200, 100, E1, "", "", NULL),
+		TX(300 * US, 1300, 100, E2, "", "", NULL),
+		RXS(1000 * US, F_A, 1000, 1, B(1300, 1400), "ACK:0202", "in_sack_blocks=1 fb_ack=1",
+		    "una=1000 nxt=1400 pend=3"),
+		/* the E1 sends unanswered for the timeout: lost, the first the
+		 * suspect; E2 delivered, sent after it within the timeout: dead */
+		RXS(2200 * US, F_A, 1000, 1, B(1300, 1400), "NACK:0101 NACK:0101 NACK:0101 TMO:0101",
+		    "in_sack_blocks=1 fb_nack=3 fb_timeout=1", "una=1000 nxt=1400 pend=0"),
+		/* TCP repairs on the other paths: no second verdict */
+		TX(2300 * US, 1000, 300, E2, "", "eg_retrans=1", NULL),
+		RX(2500 * US, F_A, 1400, "ACK:0202", "fb_ack=1", "una=1400 nxt=1400 pend=0"),
+	};
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("blackhole", t, &dis);
+	ASSERT_EQ(dis, 1, "blackhole: the path disabled");
 }
 
 /*
@@ -669,9 +774,12 @@ static void test_probe(void)
 	a.sack[0] = 1100;
 	a.sack[1] = 1200;
 	ASSERT_EQ(spritz_fb_ack_check(&fb, &st, SPRITZ_TCP_ACK, 1000), SPRITZ_FB_ACK_SCAN, "scan");
-	ASSERT_EQ(spritz_fb_ack(&fb, &st, 3 * MS, 2 * MS, &a), 2, "ACK and TIMEOUT");
+	ASSERT_EQ(spritz_fb_ack(&fb, &st, 3 * MS, 2 * MS, &a), 1, "ACK, one loss: no TIMEOUT");
 	for (k = 0; k < SPRITZ_FB_SLOTS; k++)
 		spritz_fb_take(&fb, k, &ev);
+	ASSERT_TRUE(spritz_fb_probe(&fb), "waiting for a second loss: probe");
+	ASSERT_EQ(spritz_fb_ack(&fb, &st, 8 * MS, 2 * MS, &a), 0, "isolated");
+	ASSERT_EQ(st.fb_isolated, 1, "fb_isolated");
 	ASSERT_FALSE(spritz_fb_probe(&fb), "judged: no probe");
 }
 
@@ -753,6 +861,9 @@ static const struct test_case tests[] = {
 	{ "timeout_derivation", test_timeout_derivation },
 	{ "sack_lost", test_sack_lost },
 	{ "dead_path", test_dead_path },
+	{ "isolated_loss", test_isolated_loss },
+	{ "late_ack", test_late_ack },
+	{ "blackhole", test_blackhole },
 	{ "congested_path", test_congested_path },
 	{ "dead_peer", test_dead_peer },
 	{ "ack_window", test_ack_window },

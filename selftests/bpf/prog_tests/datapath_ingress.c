@@ -404,52 +404,82 @@ static uint32_t path_disabled_ms(uint32_t dst, uint16_t ev)
 }
 
 /*
- * Sends to switch 2 from 1000 on, 100 bytes each, until one takes another
- * EV than the first: its sequence number into @seq_b, the EVs into @a,
- * @b.  Returns the next sequence number, 0 if no second EV came.
+ * Sends to switch 2 from 1000 on, 100 bytes each (no feedback: Scout
+ * samples each), until an EV @a has two sends, @seq_a1 and @seq_a2, and
+ * another EV @b one after @seq_a1, @seq_b; at most a ring's worth.
+ * Returns the next sequence number, 0 if they did not come.
  */
-static uint32_t tx_two_paths(uint16_t *a, uint16_t *b, uint32_t *seq_b)
+static uint32_t tx_two_paths(uint16_t *a, uint16_t *b, uint32_t *seq_a1, uint32_t *seq_a2,
+			     uint32_t *seq_b)
 {
-	uint32_t seq = 1000;
-	int i;
+	uint32_t seq, first[SPRITZ_RING_SIZE];
+	uint16_t evs[SPRITZ_RING_SIZE];
+	int i, j, n = 0;
 
-	*a = tx(DST2_6, seq, 100);
-	for (i = 0; i < 64; i++) {
-		seq += 100;
-		*b = tx(DST2_6, seq, 100);
-		if (*b != *a) {
-			*seq_b = seq;
-			return seq + 100;
+	*seq_a1 = *seq_a2 = *seq_b = 0;
+	for (i = 0, seq = 1000; i < SPRITZ_RING_SIZE; i++, seq += 100) {
+		uint16_t ev = tx(DST2_6, seq, 100);
+
+		if (*seq_a2) {
+			if (ev != *a) {
+				*b = ev;
+				*seq_b = seq;
+				return seq + 100;
+			}
+			continue;
 		}
+		for (j = 0; j < n && evs[j] != ev; j++)
+			;
+		if (j < n) {
+			*a = ev;
+			*seq_a1 = first[j];
+			*seq_a2 = seq;
+			/* another EV between the two? */
+			for (j = 0; j < n; j++)
+				if (evs[j] != ev && first[j] > *seq_a1) {
+					*b = evs[j];
+					*seq_b = first[j];
+					return seq + 100;
+				}
+			continue;
+		}
+		evs[n] = ev;
+		first[n++] = seq;
 	}
 	return 0;
 }
 
 /*
- * Sent again after the flow's timeout (an RTO): a NACK; a TIMEOUT, and the
+ * Sent again after the flow's timeout (RTOs): NACKs; a TIMEOUT, and the
  * path disabled in spritz.ko, once a send on another path, sent within
- * the timeout after it, is delivered (the dead-path rule, feedback.h).
- * No socket under BPF_PROG_TEST_RUN: the timeout is timeout_us.
+ * the timeout after the first, is delivered and the first's path lost
+ * another send (the dead-path rule, feedback.h).  No socket under
+ * BPF_PROG_TEST_RUN: the timeout is timeout_us.
  */
 static void test_retrans_timeout(void)
 {
 	struct spritz_stats s0, d;
-	uint32_t sb, blk[2];
+	uint32_t sa1, sa2, sb, blk[2];
 	uint16_t a, b;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
 		return;
 	start("scout");
-	if (!ASSERT_GT(tx_two_paths(&a, &b, &sb), 0, "two paths drawn"))
+	if (!ASSERT_GT(tx_two_paths(&a, &b, &sa1, &sa2, &sb), 0, "two paths drawn"))
 		return;
 	ASSERT_EQ(path_disabled_ms(2, a), 0, "path enabled");
 	skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
 	dp_stats(skel, &s0);
-	tx(DST2_6, 1000, 100);
+	tx(DST2_6, sa1, 100);
 	stats_delta(&s0, &d);
 	ASSERT_EQ(d.fb_nack, 1, "RTO: NACK");
 	ASSERT_EQ(d.fb_timeout, 0, "no TIMEOUT without evidence");
 	ASSERT_EQ(d.path_disables, 0, "path kept");
+	dp_stats(skel, &s0);
+	tx(DST2_6, sa2, 100);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_nack, 1, "RTO of the path's second send: NACK");
+	ASSERT_EQ(d.fb_timeout, 0, "still no evidence");
 	dp_stats(skel, &s0);
 	blk[0] = sb;
 	blk[1] = sb + 100;
@@ -463,32 +493,33 @@ static void test_retrans_timeout(void)
 }
 
 /*
- * Never acknowledged within the timeout while a send on another path,
- * sent with it, was: TIMEOUT at the first ACK past the timeout, without
- * any retransmission.  Switch 2: spritz.ko keeps the last enabled path of
- * a list enabled.
+ * Two sends on a path never acknowledged within the timeout while a send
+ * on another path, sent between them, was (and the sends before them):
+ * TIMEOUT at the first ACK past the
+ * timeout, without any retransmission.  Switch 2: spritz.ko keeps the
+ * last enabled path of a list enabled.
  */
 static void test_ack_timeout(void)
 {
 	struct spritz_stats s0, d;
-	uint32_t sb, blk[2];
+	uint32_t sa1, sa2, sb, blk[2];
 	uint16_t a, b;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
 		return;
 	start("scout");
-	if (!ASSERT_GT(tx_two_paths(&a, &b, &sb), 0, "two paths drawn"))
+	if (!ASSERT_GT(tx_two_paths(&a, &b, &sa1, &sa2, &sb), 0, "two paths drawn"))
 		return;
 	dp_stats(skel, &s0);
 	blk[0] = sb;
 	blk[1] = sb + 100;
-	rx(DST2_6, 1000, 0, blk, 1);
+	rx(DST2_6, sa1, 0, blk, 1);
 	stats_delta(&s0, &d);
-	ASSERT_EQ(d.fb_ack, 1, "the other path delivered");
+	ASSERT_GE(d.fb_ack, 1, "the other path delivered");
 	ASSERT_EQ(d.fb_timeout, 0, "no TIMEOUT before the timeout");
 	skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
 	dp_stats(skel, &s0);
-	rx(DST2_6, 1000, 0, NULL, 0);
+	rx(DST2_6, sa1, 0, NULL, 0);
 	stats_delta(&s0, &d);
 	ASSERT_GE(d.fb_nack, 1, "unacknowledged for the timeout: lost");
 	ASSERT_EQ(d.fb_timeout, 1, "first timed out");
