@@ -32,12 +32,12 @@
  * and goes through the dead-path rule (__spritz_fb_judge()), whether TCP
  * repaired it meanwhile or not: it is a TIMEOUT only if, within the
  * timeout, a send of the same flow on another EV sent after it was
- * delivered (the peer answered, its switch was reachable) and no later
- * send of the flow on its own EV was (the path alone is silent).  A path
- * that delivers a later send after a drop is never disabled (a path the
- * flow stops using after one drop can be: see algorithms.rst), and a
- * peer that goes silent leaves every path unanswered at once, so it
- * disables none.  Evidence is the flow's own: another flow's deliveries
+ * delivered (the peer answered, its switch was reachable), no later send
+ * of the flow on its own EV was (the path alone is silent) and another
+ * send on its EV was lost too (one loss is no dead path).  A path that
+ * delivers a later send after a drop is never disabled, nor one that
+ * drops one send and is not used again, and a peer that goes silent
+ * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.
  *
  * Only data segments are recorded: SYN, SYN-ACK, FIN-only and RST sends
