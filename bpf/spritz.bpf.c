@@ -38,6 +38,9 @@
  * flow at once may lose one of the two updates (a buffered EV, a count, a
  * ring record).  TCP keeps a flow on one CPU most of the time (XPS/RFS).
  */
+/* feedback.h's per-send work: global subprograms, verified once */
+#define SPRITZ_FB_SUBPROG __noinline
+
 #include "vmlinux.h"
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>

@@ -79,12 +79,22 @@
 /* SACK blocks one ACK can carry (40 option bytes: 4 blocks without TS). */
 #define SPRITZ_SACK_MAX 4
 
+/*
+ * The functions the verifier should see once, not once per path through
+ * their callers: bpf/spritz.bpf.c defines SPRITZ_FB_SUBPROG as __noinline
+ * (a global subprogram: pointer arguments may be NULL, so they check).
+ */
+#ifndef SPRITZ_FB_SUBPROG
+#define SPRITZ_FB_SUBPROG static __always_inline
+#endif
+
 /* RFC 6675 DupThresh: segments SACKed above a hole that make it lost. */
 #define SPRITZ_FB_DUPTHRESH 3
 
 /*
- * A suspect whose path lost no other send waits this many timeouts for a
- * second loss on it (or a delivery) before it is judged isolated.
+ * A suspect whose path lost no other send waits this many timeouts, and
+ * a ring's worth of the flow's sends, for a second loss on it (or a
+ * delivery) before it is judged isolated.
  */
 #define SPRITZ_FB_STRIKE_WAIT 4
 
@@ -104,6 +114,7 @@ struct spritz_fb_ackinfo {
 	__u32 ece;			 /* ECE set */
 	__u32 nsack;			 /* SACK blocks in sack[] */
 	__u32 sack[2 * SPRITZ_SACK_MAX]; /* left, right edge */
+	__u64 now, timeout_ns;		 /* set by spritz_fb_ack() */
 };
 
 /* One feedback event for the algorithm core. */
@@ -160,6 +171,7 @@ static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 	*s = *e;
 	s->state = SPRITZ_IF_LOST;
 	s->flags = SPRITZ_IF_F_SEED;
+	fb->suspect_head = fb->ring_head;
 	fb->flags |= SPRITZ_FB_F_SUSPECT;
 }
 
@@ -444,20 +456,24 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
  *    the flow on the suspect's EV was lost too, the path alone is silent:
  *    TIMEOUT (the path is disabled); if not, the suspect waits for a
  *    second loss or a delivery on its path (the flow's samples are
- *    uniform meanwhile, spritz_fb_probe()) up to SPRITZ_FB_STRIKE_WAIT
- *    timeouts, then it was an isolated loss: dropped (fb_isolated);
+ *    uniform meanwhile, spritz_fb_probe()) for SPRITZ_FB_STRIKE_WAIT
+ *    timeouts and SPRITZ_RING_SIZE sends, then it was an isolated loss:
+ *    dropped (fb_isolated);
  *  - else no evidence (the peer may be silent): nothing; the suspect
  *    waits for evidence, and is dropped once nothing is in flight
  *    (fb_no_reach, counted once).
  *
  * Returns the outcomes to take (0 or 1).
  */
-static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spritz_stats *st,
-					       __u64 now, __u64 timeout_ns)
+SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spritz_stats *st,
+					  __u64 now, __u64 timeout_ns)
 {
-	struct spritz_inflight *s = &fb->suspect;
+	struct spritz_inflight *s;
 	__u32 i;
 
+	if (!fb || !st)
+		return 0;
+	s = &fb->suspect;
 	if (s->state != SPRITZ_IF_LOST) {
 		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		return 0;
@@ -479,7 +495,8 @@ static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct
 		return 0;
 	if (s->flags & SPRITZ_IF_F_REACH) {
 		if (!(s->flags & SPRITZ_IF_F_AGAIN)) {
-			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns)
+			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns ||
+			    fb->ring_head - fb->suspect_head < SPRITZ_RING_SIZE)
 				return 0;
 			st->fb_isolated++;
 			s->state = SPRITZ_IF_FREE;
@@ -499,6 +516,39 @@ static __always_inline __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct
 		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 	}
 	return 0;
+}
+
+/*
+ * Pending ring record @i of @fb at ACK @a (SACK blocks validated, its
+ * now and timeout_ns set): ACK or ACK_ECN if @a covers it, NACK if it is lost (a SACK hole
+ * TCP counts lost, or unacknowledged for the timeout).  Returns the
+ * outcomes to take (0 or 1).
+ */
+SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct spritz_stats *st,
+					    const struct spritz_fb_ackinfo *a, __u32 i)
+{
+	struct spritz_inflight *e;
+	__u64 now, timeout_ns;
+
+	if (!fb || !st || !a)
+		return 0;
+	now = a->now;
+	timeout_ns = a->timeout_ns;
+	e = &fb->ring[i & SPRITZ_RING_MASK];
+	if (e->state != SPRITZ_IF_PENDING)
+		return 0;
+	if (!spritz_seq_before(a->ack, e->end_seq) ||
+	    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
+		__spritz_fb_evidence(fb, e, timeout_ns);
+		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
+	}
+	if (a->nsack && __spritz_fb_sack_lost(a, e))
+		st->fb_sack_lost++;
+	else if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
+		return 0;
+	/* lost: a SACK hole, or unacknowledged for the timeout */
+	__spritz_fb_suspect(fb, e);
+	return __spritz_fb_emit(e, SPRITZ_FB_NACK);
 }
 
 /*
@@ -534,28 +584,14 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 		keep++;
 	}
 	a->nsack = keep;
+	a->now = now;
+	a->timeout_ns = timeout_ns;
 	if (spritz_seq_before(una, a->ack))
 		fb->snd_una = a->ack;
 
-	for (i = 0; i < SPRITZ_RING_SIZE; i++) {
-		struct spritz_inflight *e = &fb->ring[i];
-
-		if (e->state != SPRITZ_IF_PENDING)
-			continue;
-		if (!spritz_seq_before(a->ack, e->end_seq) ||
-		    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
-			__spritz_fb_evidence(fb, e, timeout_ns);
-			n += __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
-			continue;
-		}
-		if (keep && __spritz_fb_sack_lost(a, e))
-			st->fb_sack_lost++;
-		else if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
-			continue;
-		/* lost: a SACK hole, or unacknowledged for the timeout */
-		__spritz_fb_suspect(fb, e);
-		n += __spritz_fb_emit(e, SPRITZ_FB_NACK);
-	}
+	for (i = 0; i < SPRITZ_RING_SIZE; i++)
+		if (fb->ring[i].state == SPRITZ_IF_PENDING)
+			n += __spritz_fb_ack_one(fb, st, a, i);
 	/* most ACKs: no suspect, no judgement */
 	if (!(fb->flags & SPRITZ_FB_F_SUSPECT))
 		return n;

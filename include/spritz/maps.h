@@ -144,7 +144,7 @@ struct spritz_fb_flow {
 	__u32 ring_head; /* next slot: ring[ring_head & MASK] */
 	__u32 flags;	 /* SPRITZ_FB_F_* */
 	__u32 srtt_us;	 /* the socket's smoothed RTT at the last data send, 0: unknown */
-	__u32 __pad;
+	__u32 suspect_head; /* ring_head when the suspect was lost */
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 	struct spritz_inflight suspect; /* the lost send under the dead-path rule */
 };

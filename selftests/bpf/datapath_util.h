@@ -283,29 +283,61 @@ static inline void dp_destroy(struct spritz **skel, struct spritz_nl **nl)
 
 static char dp_log[1 << 20];
 
-/* Open and load spritz.bpf.o; print the verifier log tail on failure. */
+#define DP_LOG_PROGS 4
+#define DP_LOG_SZ (sizeof(dp_log) / DP_LOG_PROGS)
+
+/* Print the lines of @log starting with @prefix (all if NULL; "# " before each). */
+static inline void dp_log_print(const char *name, const char *log, const char *prefix)
+{
+	const char *t = log, *nl;
+	size_t n = strlen(log);
+
+	if (!prefix && n > 6000)
+		t = log + n - 6000;
+	for (; *t; t = nl + 1) {
+		nl = strchr(t, '\n');
+		if (!nl)
+			nl = t + strlen(t) - 1;
+		if (!prefix || !strncmp(t, prefix, strlen(prefix)))
+			printf("# %s: %.*s\n", name, (int)(nl - t), t);
+		if (!nl[1])
+			break;
+	}
+}
+
+/*
+ * Open and load spritz.bpf.o; print each program's verifier statistics
+ * ("processed N insns"), and the verifier log tail on failure.
+ */
 static inline struct spritz *dp_open_load(void)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = dp_log,
-		    .kernel_log_size = sizeof(dp_log), .kernel_log_level = 1);
+	struct bpf_program *prog;
 	struct spritz *skel;
-	int err;
+	int err, k = 0;
 
 	dp_log[0] = 0;
-	skel = spritz__open_opts(&oo);
+	skel = spritz__open();
 	if (!skel)
 		return NULL;
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (k >= DP_LOG_PROGS)
+			break;
+		dp_log[k * DP_LOG_SZ] = 0;
+		bpf_program__set_log_buf(prog, dp_log + k * DP_LOG_SZ, DP_LOG_SZ);
+		bpf_program__set_log_level(prog, 1 | 4);
+		k++;
+	}
 	err = spritz__load(skel);
-	if (err) {
-		size_t n = strlen(dp_log);
-		const char *t = n > 6000 ? dp_log + n - 6000 : dp_log;
-
+	if (err)
 		printf("# load: %d\n", err);
-		for (; *t; t++) {
-			if (t == dp_log || t[-1] == '\n')
-				printf("# ");
-			putchar(*t);
-		}
+	k = 0;
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (k >= DP_LOG_PROGS)
+			break;
+		dp_log_print(bpf_program__name(prog), dp_log + k++ * DP_LOG_SZ,
+			     err ? NULL : "processed");
+	}
+	if (err) {
 		spritz__destroy(skel);
 		return NULL;
 	}

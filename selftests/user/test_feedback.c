@@ -436,7 +436,8 @@ static void test_dead_path(void)
  * One isolated loss, then the flow moves away (Scout evicts the path on
  * the NACK; no later send on it): the other paths deliver, but the path
  * lost nothing else, so it is not judged dead - the suspect waits
- * SPRITZ_FB_STRIKE_WAIT timeouts and is dropped (fb_isolated).
+ * SPRITZ_FB_STRIKE_WAIT timeouts and a ring's worth of sends and is
+ * dropped (fb_isolated).
  */
 static void test_isolated_loss(void)
 {
@@ -469,11 +470,25 @@ static void test_isolated_loss(void)
 		RX(5100 * US, F_A, 1900, "ACK:0303", "fb_ack=1", "una=1900 nxt=1900 pend=0"),
 		TX(8000 * US, 1900, 100, E2, "", "", NULL),
 		RX(8500 * US, F_A, 2000, "ACK:0202", "fb_ack=1", "una=2000 nxt=2000 pend=0"),
-		/* SPRITZ_FB_STRIKE_WAIT (4) timeouts after the E1 send: isolated */
+		/* SPRITZ_FB_STRIKE_WAIT (4) timeouts after the E1 send, but not a
+		 * ring's worth (16) of sends yet: waits */
 		TX(8600 * US, 2000, 100, E3, "", "", NULL),
-		RX(8700 * US, F_A, 2100, "ACK:0303", "fb_ack=1 fb_isolated=1",
-		   "una=2100 nxt=2100 pend=0"),
-		RX(20000 * US, F_A, 2100, "", "", "una=2100 nxt=2100 pend=0"),
+		RX(8700 * US, F_A, 2100, "ACK:0303", "fb_ack=1", "una=2100 nxt=2100 pend=0"),
+		/* 16 sends after it: isolated */
+		TX(8610 * US, 2100, 100, E3, "", "", NULL),
+		TX(8620 * US, 2200, 100, E3, "", "", NULL),
+		TX(8630 * US, 2300, 100, E3, "", "", NULL),
+		TX(8640 * US, 2400, 100, E3, "", "", NULL),
+		TX(8650 * US, 2500, 100, E3, "", "", NULL),
+		TX(8660 * US, 2600, 100, E3, "", "", NULL),
+		TX(8670 * US, 2700, 100, E3, "", "", NULL),
+		TX(8680 * US, 2800, 100, E3, "", "", NULL),
+		TX(8690 * US, 2900, 100, E3, "", "", NULL),
+		TX(8700 * US, 3000, 100, E3, "", "", NULL),
+		TX(8710 * US, 3100, 100, E3, "", "", NULL),
+		RX(8800 * US, F_A, 3200, "ACK:0303 ACK:0303 ACK:0303 ACK:0303 ACK:0303 ACK:0303 ACK:0303 ACK:0303 ACK:0303 ACK:0303 ACK:0303",
+		   "fb_ack=11 fb_isolated=1", "una=3200 nxt=3200 pend=0"),
+		RX(20000 * US, F_A, 3200, "", "", "una=3200 nxt=3200 pend=0"),
 	};
 	__u32 dis;
 
@@ -778,7 +793,19 @@ static void test_probe(void)
 	for (k = 0; k < SPRITZ_FB_SLOTS; k++)
 		spritz_fb_take(&fb, k, &ev);
 	ASSERT_TRUE(spritz_fb_probe(&fb), "waiting for a second loss: probe");
-	ASSERT_EQ(spritz_fb_ack(&fb, &st, 8 * MS, 2 * MS, &a), 0, "isolated");
+	ASSERT_EQ(spritz_fb_ack(&fb, &st, 8 * MS, 2 * MS, &a), 0, "4 T, no sends: waits");
+	ASSERT_TRUE(spritz_fb_probe(&fb), "still waiting: probe");
+	for (k = 0; k < SPRITZ_RING_SIZE; k++) {
+		spritz_fb_presend(&fb, 1200 + 100 * k, 1300 + 100 * k);
+		spritz_fb_record(&fb, &st, 8 * MS, 1200 + 100 * k, 1300 + 100 * k, E2, 0, 1);
+	}
+	a.nsack = 0;
+	a.ack = 1200 + 100 * SPRITZ_RING_SIZE;
+	ASSERT_EQ(spritz_fb_ack_check(&fb, &st, SPRITZ_TCP_ACK, a.ack), SPRITZ_FB_ACK_SCAN, "scan");
+	ASSERT_EQ(spritz_fb_ack(&fb, &st, 9 * MS, 2 * MS, &a), SPRITZ_RING_SIZE,
+		  "a ring's worth of sends after it: isolated");
+	for (k = 0; k < SPRITZ_FB_SLOTS; k++)
+		spritz_fb_take(&fb, k, &ev);
 	ASSERT_EQ(st.fb_isolated, 1, "fb_isolated");
 	ASSERT_FALSE(spritz_fb_probe(&fb), "judged: no probe");
 }
