@@ -305,9 +305,26 @@ static inline void dp_log_print(const char *name, const char *log, const char *p
 	}
 }
 
+/* Load spritz.bpf.o again with the verifier log (level 1); print its tail. */
+static inline void dp_load_log(void)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = dp_log,
+		    .kernel_log_size = sizeof(dp_log), .kernel_log_level = 1);
+	struct spritz *skel;
+
+	dp_log[0] = 0;
+	skel = spritz__open_opts(&oo);
+	if (!skel)
+		return;
+	if (spritz__load(skel))
+		dp_log_print("log", dp_log, NULL);
+	spritz__destroy(skel);
+}
+
 /*
  * Open and load spritz.bpf.o; print each program's verifier statistics
- * ("processed N insns"), and the verifier log tail on failure.
+ * ("processed N insns", log level 4: a few lines, never a full buffer),
+ * and on failure the tail of a level-1 log of a second load.
  */
 static inline struct spritz *dp_open_load(void)
 {
@@ -315,7 +332,6 @@ static inline struct spritz *dp_open_load(void)
 	struct spritz *skel;
 	int err, k = 0;
 
-	dp_log[0] = 0;
 	skel = spritz__open();
 	if (!skel)
 		return NULL;
@@ -324,21 +340,20 @@ static inline struct spritz *dp_open_load(void)
 			break;
 		dp_log[k * DP_LOG_SZ] = 0;
 		bpf_program__set_log_buf(prog, dp_log + k * DP_LOG_SZ, DP_LOG_SZ);
-		bpf_program__set_log_level(prog, 1 | 4);
+		bpf_program__set_log_level(prog, 4);
 		k++;
 	}
 	err = spritz__load(skel);
-	if (err)
-		printf("# load: %d\n", err);
 	k = 0;
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (k >= DP_LOG_PROGS)
 			break;
-		dp_log_print(bpf_program__name(prog), dp_log + k++ * DP_LOG_SZ,
-			     err ? NULL : "processed");
+		dp_log_print(bpf_program__name(prog), dp_log + k++ * DP_LOG_SZ, "processed");
 	}
 	if (err) {
+		printf("# load: %d\n", err);
 		spritz__destroy(skel);
+		dp_load_log();
 		return NULL;
 	}
 	/* knob changes through sysfs apply to the very next packet */
