@@ -4,7 +4,8 @@
  *
  *   spritz_egress   tc egress.  Managed traffic gets an entropy value (EV):
  *                   IPv6 TCP to a directory destination in the flow label,
- *                   UDP to a carrier port in the source port.  The EV comes
+ *                   UDP to a carrier port in the source port (RoCEv2 over
+ *                   IPv6: in the flow label; abi.h).  The EV comes
  *                   from the algorithm core (include/spritz/lb.h) and, when
  *                   it asks for a sample, from spritz.ko's bpf_spritz_pick().
  *                   TCP data sends are recorded in the flow's in-flight ring.
@@ -674,7 +675,8 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 	return SPRITZ_INNER_RECORD;
 }
 
-static __always_inline int spritz_udp_carrier(__u32 port)
+/* Whether UDP to @port carries an EV (abi.h, the spritz_udp map overrides). */
+static __always_inline int spritz_udp_carrier(__u32 port, int v6)
 {
 	struct spritz_udp_port *p = bpf_map_lookup_elem(&spritz_udp, &port);
 	__u32 mode = p ? p->mode : SPRITZ_UDP_DEFAULT;
@@ -683,7 +685,7 @@ static __always_inline int spritz_udp_carrier(__u32 port)
 		return 1;
 	if (mode != SPRITZ_UDP_DEFAULT)
 		return 0;
-	return SPRITZ_UDP_DEFAULT_CARRIER(port);
+	return SPRITZ_UDP_DEFAULT_CARRIER(port, v6);
 }
 
 static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct spritz_hdrs *h, int v6,
@@ -700,7 +702,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	__u32 segs;
 
 	port = bpf_ntohs(uh->dest);
-	if (!spritz_udp_carrier(port)) {
+	if (!spritz_udp_carrier(port, v6)) {
 		st->un_udp_port++;
 		return SPRITZ_TC_NEXT;
 	}
@@ -761,8 +763,13 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 				 segs);
 		st->eg_inner_tcp++;
 	}
-	new = bpf_htons(r & 0xffff);
 	st->eg_rewrites++;
+	/* RoCEv2 over IPv6: the flow label, outside the ICRC (abi.h) */
+	if (v6 && SPRITZ_UDP_LABEL_CARRIER(port)) {
+		spritz_set_flowlabel(h->l3, r & 0xffff);
+		return SPRITZ_TC_NEXT;
+	}
+	new = bpf_htons(r & 0xffff);
 	if (new == old)
 		return SPRITZ_TC_NEXT;
 	uh->source = new;

@@ -29,8 +29,8 @@
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
- * the receiver), udp (flow label EV, port 9), udp-carrier (UDP to 4791,
- * source port EV), tcp-ack (no payload), tcp-data.  --no-reply uses a
+ * the receiver), udp (flow label EV, port 9), udp-carrier (UDP to VXLAN's
+ * 4789, source port EV), tcp-ack (no payload), tcp-data.  --no-reply uses a
  * source address outside the plan (switch 0xffff) so that whatever the
  * receiver answers (ICMP errors, RSTs) dies at its own switch.
  */
@@ -560,7 +560,7 @@ static int cmd_send(int argc, char **argv)
 	}
 	if (l4p == 6 || l4p == 17) {
 		uint16_t sport = !strcmp(proto, "udp-carrier") ? (uint16_t)ev : 40000;
-		uint16_t dport = !strcmp(proto, "udp-carrier") ? SPRITZ_UDP_PORT_ROCEV2 : 9;
+		uint16_t dport = !strcmp(proto, "udp-carrier") ? SPRITZ_UDP_PORT_VXLAN : 9;
 
 		l4[0] = sport >> 8, l4[1] = sport;
 		l4[2] = dport >> 8, l4[3] = dport;
