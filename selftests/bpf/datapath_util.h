@@ -224,6 +224,29 @@ static inline size_t pkt_l4(const struct spec *s)
  * checksum (a zero UDP checksum counts as valid).  1 valid, 0 invalid,
  * -1 not such a packet.
  */
+/*
+ * A hop-by-hop header of BIG TCP's shape (8 bytes, one option of length 4)
+ * in front of the TCP segment, with the IPv6 payload length, option type
+ * and jumbo length given (bpf/parse.h: only a real jumbo packet, above
+ * 64 KiB, which a test run cannot build, has the values it accepts).
+ */
+static inline void pkt_hbh_jumbo(struct pkt *p, const struct spec *s, uint16_t plen, uint8_t type,
+		      uint32_t jumbo)
+{
+	size_t l3 = pkt_l3(s), l4 = pkt_l4(s);
+
+	memmove(p->b + l4 + 8, p->b + l4, p->len - l4);
+	p->len += 8;
+	p->flen += 8;
+	put16(p->b + l3 + 4, plen);
+	p->b[l3 + 6] = 0;
+	p->b[l4] = 6;
+	p->b[l4 + 1] = 0;
+	p->b[l4 + 2] = type;
+	p->b[l4 + 3] = 4;
+	put32(p->b + l4 + 4, jumbo);
+}
+
 static inline int pkt_csum_ok(const uint8_t *b, size_t len)
 {
 	size_t off = 12, hl, l4len;

@@ -115,47 +115,24 @@ static void m_ip4_version6(struct pkt *p, const struct spec *s)
 	p->b[pkt_l3(s)] = 0x65;
 }
 
-/*
- * A hop-by-hop header of BIG TCP's shape (8 bytes, one option of length 4)
- * in front of the TCP segment, with the IPv6 payload length, option type
- * and jumbo length given: only a real jumbo packet (above 64 KiB, which a
- * test run cannot build) has the values the parser accepts.
- */
-static void hbh_jumbo(struct pkt *p, const struct spec *s, uint16_t plen, uint8_t type,
-		      uint32_t jumbo)
-{
-	size_t l3 = pkt_l3(s), l4 = pkt_l4(s);
-
-	memmove(p->b + l4 + 8, p->b + l4, p->len - l4);
-	p->len += 8;
-	p->flen += 8;
-	put16(p->b + l3 + 4, plen);
-	p->b[l3 + 6] = 0;
-	p->b[l4] = 6;
-	p->b[l4 + 1] = 0;
-	p->b[l4 + 2] = type;
-	p->b[l4 + 3] = 4;
-	put32(p->b + l4 + 4, jumbo);
-}
-
 static void m_jumbo_small(struct pkt *p, const struct spec *s)
 {
-	hbh_jumbo(p, s, 0, 0xc2, p->len + 8 - pkt_l4(s)); /* the true length, < 64 KiB */
+	pkt_hbh_jumbo(p, s, 0, 0xc2, p->len + 8 - pkt_l4(s)); /* the true length, < 64 KiB */
 }
 
 static void m_jumbo_plen(struct pkt *p, const struct spec *s)
 {
-	hbh_jumbo(p, s, p->len + 8 - pkt_l4(s), 0xc2, 70000);
+	pkt_hbh_jumbo(p, s, p->len + 8 - pkt_l4(s), 0xc2, 70000);
 }
 
 static void m_jumbo_beyond(struct pkt *p, const struct spec *s)
 {
-	hbh_jumbo(p, s, 0, 0xc2, 70000); /* more than the packet holds */
+	pkt_hbh_jumbo(p, s, 0, 0xc2, 70000); /* more than the packet holds */
 }
 
 static void m_hbh_other(struct pkt *p, const struct spec *s)
 {
-	hbh_jumbo(p, s, p->len + 8 - pkt_l4(s), 0x05, 0); /* router alert */
+	pkt_hbh_jumbo(p, s, p->len + 8 - pkt_l4(s), 0x05, 0); /* router alert */
 }
 
 /* ----------------------------------------------------------------- table */

@@ -108,6 +108,13 @@ static void gen_valid(struct pkt *p, struct spec *s)
 		s->geneve_optwords = s->geneve ? rnd() % 3 : 0;
 	}
 	pkt_build(p, s);
+	/* BIG TCP's hop-by-hop jumbo header, with lengths right and wrong */
+	if (!s->v4 && s->proto == 6 && !s->hbh && rnd() % 8 == 0 && p->len + 8 <= PKT_MAX) {
+		const uint32_t jumbo[] = { p->len + 8 - pkt_l4(s), 65536, 70000, 0xffffffff };
+
+		pkt_hbh_jumbo(p, s, rnd() % 4 ? 0 : (uint16_t)rnd(), rnd() % 4 ? 0xc2 : (uint8_t)rnd(),
+			      jumbo[rnd() % 4]);
+	}
 }
 
 /* Mutate @p: byte flips, length lies, truncation, garbage. */
