@@ -26,22 +26,12 @@ mss_max=65535
 
 setup()
 {
-	local ma mb n
+	local n
 
-	ip netns add spza && ip netns add spzb || return 1
-	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
+	ns_pair || return 1
 	for n in spza spzb; do
 		ns $n ip link set eth0 gso_max_size $gso gro_max_size $gso || return 1
-		ns $n ip link set eth0 up || return 1
 	done
-	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
-	ns spza ip route add fd00:5::/64 dev eth0
-	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
-	ns spzb ip route add fd00:3::/64 dev eth0
-	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
-	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
-	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
-	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent &&
 	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts --algorithm spray
 }
 

@@ -26,23 +26,6 @@ cycles=${SPRITZ_RELOAD_CYCLES:-2}
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
 
-setup()
-{
-	local ma mb
-
-	ip netns add spza && ip netns add spzb || return 1
-	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
-	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
-	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
-	ns spza ip route add fd00:5::/64 dev eth0
-	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
-	ns spzb ip route add fd00:3::/64 dev eth0
-	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
-	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
-	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
-	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
-}
-
 # The receiver: byte count of one connection, "eof" or the error.
 rx_py='
 import socket
@@ -118,7 +101,7 @@ cycle()
 }
 
 ktap_header $((cycles + 1))
-run_test setup setup
+run_test setup ns_pair
 for c in $(seq "$cycles"); do
 	run_test "up_traffic_down_$c" cycle
 done

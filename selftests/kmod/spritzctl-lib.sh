@@ -128,3 +128,23 @@ nobody() # CMD...: run as uid/gid 65534
 {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
+
+# A sender and a receiver: namespaces spza (switch 3, fd00:3::1) and spzb
+# (switch 5, fd00:5::1) joined by a veth pair named eth0 in both, with
+# static neighbours; $hosts maps both /64s to their switches.
+ns_pair()
+{
+	local ma mb
+
+	ip netns add spza && ip netns add spzb || return 1
+	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
+	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
+	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
+	ns spza ip route add fd00:5::/64 dev eth0
+	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
+	ns spzb ip route add fd00:3::/64 dev eth0
+	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
+	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
+	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
+	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
+}
