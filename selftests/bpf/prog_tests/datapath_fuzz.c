@@ -11,8 +11,8 @@
  *  - ingress: the packet is byte-identical;
  *  - egress without a rewrite (eg_rewrites did not move): byte-identical;
  *  - egress with a rewrite: the only bytes changed are the IPv6 flow label
- *    (version and traffic class kept, label < 2^16) or the UDP source port
- *    and checksum, the result still parses, and if the input's L4 checksum
+ *    (TCP, RoCEv2; version and traffic class kept, label < 2^16) or the UDP
+ *    source port and checksum (the other carriers), the result still parses, and if the input's L4 checksum
  *    was valid the output's is too.
  *
  * SPRITZ_FUZZ_SEED sets the seed (default: time); it is printed.
@@ -190,6 +190,7 @@ static bool check_one(const struct pkt *in, struct fuzz_counts *fc)
 	struct pkt out;
 	uint32_t ret = 0, gso = rnd() % 16 == 0 ? 1 + rnd() % 44 : 0;
 	size_t l3, l4, i;
+	bool in_label;
 	uint8_t proto;
 	int e, v6;
 
@@ -217,16 +218,19 @@ static bool check_one(const struct pkt *in, struct fuzz_counts *fc)
 		fc->rewrites++;
 		if (!ASSERT_OK(l3l4(out.b, out.len, &l3, &l4, &v6, &proto), "rewritten parses"))
 			return false;
+		/* the carrier: the flow label for TCP and RoCEv2 over IPv6 (abi.h) */
+		in_label = v6 && (proto == 6 || (proto == 17 && SPRITZ_UDP_LABEL_CARRIER(get16(out.b + l4 + 2))));
 		for (i = 0; i < in->len; i++) {
-			bool label = v6 && proto == 6 && i >= l3 + 1 && i < l3 + 4;
-			bool udp = proto == 17 && ((i >= l4 && i < l4 + 2) || (i >= l4 + 6 && i < l4 + 8));
+			bool label = in_label && i >= l3 + 1 && i < l3 + 4;
+			bool udp = proto == 17 && !in_label &&
+				   ((i >= l4 && i < l4 + 2) || (i >= l4 + 6 && i < l4 + 8));
 
 			if (out.b[i] != in->b[i] && !label && !udp) {
 				printf("# byte %zu changed (l3 %zu l4 %zu proto %u)\n", i, l3, l4, proto);
 				return ASSERT_TRUE(false, "only the carrier field changed");
 			}
 		}
-		if (v6 && proto == 6) {
+		if (in_label) {
 			if (!ASSERT_EQ(out.b[l3 + 1] & 0xf0, in->b[l3 + 1] & 0xf0, "tclass kept") ||
 			    !ASSERT_EQ(out.b[l3 + 1] & 0x0f, 0, "label bits 16-19 zero"))
 				return false;
