@@ -6,7 +6,13 @@
  *	spritz-sim --topo TOPO --flows FILE --scheme NAME [--out FILE]
  *	           [--fail-links FRACTION] [--seed N] [--deadline-us US]
  *	           [--queue-pkts N] [--rto-us US] [--dupthresh N]
- *	           [--rate-gbps G] [--progress] [--walk]
+ *	           [--rate-gbps G] [--stop-tag TAG] [--rng-seed N] [--progress]
+ *	           [--walk]
+ *
+ * --seed chooses the failed links and, unless --rng-seed is given, seeds
+ * the simulator's random source (path picks, Valiant, failures).
+ * --stop-tag ends the run once every flow with that tag finished (the
+ * motivational scenario's monitored flow).
  *
  * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
  * switch and per host, point-to-point links at Table II's speed and cable
@@ -183,6 +189,8 @@ struct Sim {
 	uint64_t sw_packets = 0, steered = 0, ugal_val = 0, ugal_min = 0;
 	uint64_t data_sent = 0, acks_seen = 0;
 	bool progress = false;
+	std::string stop_tag;	/* stop once every flow with this tag finished */
+	uint32_t nstop = 0;
 	double t0 = 0, last_progress = 0;
 };
 
@@ -665,7 +673,8 @@ void rx_cb(Ptr<Socket> s)
 		f->rx += p->GetSize();
 		if (f->rx >= f->size && f->t_end < 0) {
 			f->t_end = (int64_t)now_ns();
-			if (++S->nfinished == S->flows.size())
+			if (++S->nfinished == S->flows.size() ||
+			    (f->tag == S->stop_tag && !--S->nstop))
 				Simulator::Stop();
 		}
 	}
@@ -1064,8 +1073,10 @@ void write_results(FILE *o, double wall, double cpu)
 		}
 	}
 	bh = S->drops[SPRITZ_SW_DROP_BLACKHOLE];
+	/* an unfinished flow counts up to where the run stopped (lab/run's rule) */
 	fprintf(o, "{\n \"deadline_us\": %llu,\n \"flows_total\": %zu,\n \"finished\": %u,\n",
-		(unsigned long long)S->deadline_us, S->flows.size(), S->nfinished);
+		(unsigned long long)(Simulator::Now().GetNanoSeconds() / 1000), S->flows.size(),
+		S->nfinished);
 	fprintf(o, " \"sim\": {\"scheme\": \"%s\", \"topo\": \"%s\", \"events\": %llu, "
 		   "\"wall_s\": %.1f, \"cpu_s\": %.1f, \"sim_time_us\": %.3f, \"switch_packets\": %llu, "
 		   "\"steered\": %llu, \"data_sent\": %llu, \"ecn_marks\": %llu, "
@@ -1115,7 +1126,8 @@ void usage()
 	fprintf(stderr,
 		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
-		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--progress]\n");
+		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--rng-seed N]\n"
+		"       [--progress]\n");
 	exit(2);
 }
 
@@ -1137,11 +1149,15 @@ int main(int argc, char **argv)
 		{ "rate-gbps", required_argument, nullptr, 'R' },
 		{ "progress", no_argument, nullptr, 'p' },
 		{ "walk", no_argument, nullptr, 'w' },
+		{ "stop-tag", required_argument, nullptr, 'T' },
+		{ "rng-seed", required_argument, nullptr, 'G' },
 		{ nullptr, 0, nullptr, 0 },
 	};
+	static Sim sim;
 	const char *topo = nullptr, *flows = nullptr, *out = nullptr, *scheme = "ecmp";
 	Params P;
-	bool do_walk = false, progress = false;
+	bool do_walk = false, progress = false, have_rng = false;
+	uint32_t rng_seed = 0;
 	char err[256];
 	int c;
 
@@ -1160,6 +1176,8 @@ int main(int argc, char **argv)
 		case 'R': P.rate_gbps = atof(optarg); break;
 		case 'p': progress = true; break;
 		case 'w': do_walk = true; break;
+		case 'T': sim.stop_tag = optarg; break;
+		case 'G': rng_seed = strtoul(optarg, nullptr, 0); have_rng = true; break;
 		default: usage();
 		}
 	}
@@ -1170,7 +1188,6 @@ int main(int argc, char **argv)
 	if (!P.deadline_us || !P.rto_us || !P.dupthresh || P.rate_gbps <= 0)
 		die("failed to parse the options: deadline, RTO, dupthresh and rate must be > 0");
 
-	static Sim sim;
 	g_sim = &sim;
 	Sim *S = &sim;
 	if (!scheme_parse(scheme, &S->scheme))
@@ -1181,7 +1198,7 @@ int main(int argc, char **argv)
 	if (spritz_lab_check(S->t, err, sizeof(err)))
 		die("failed to use %s: %s", topo, err);
 	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
-	S->rng = Rng(P.seed);
+	S->rng = Rng(have_rng ? rng_seed : P.seed);
 	S->deadline_us = P.deadline_us;
 	S->progress = progress;
 
@@ -1230,6 +1247,10 @@ int main(int argc, char **argv)
 	read_flows(flows);
 	if (S->flows.empty())
 		die("failed to read %s: no flows", flows);
+	for (auto &f : S->flows)
+		S->nstop += f.tag == S->stop_tag;
+	if (!S->stop_tag.empty() && !S->nstop)
+		die("failed to use --stop-tag %s: no flow has it", S->stop_tag.c_str());
 	uint32_t qp = P.queue_pkts ? P.queue_pkts : S->t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88;
 	/* the paper's initial window: 1.5 BDP (its maximum is not modelled) */
 	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(qp * 3 / 2));
