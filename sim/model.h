@@ -84,6 +84,12 @@ public:
 	uint64_t disables = 0, enables = 0;
 	/* paths of src -> dst disabled now */
 	uint32_t disabled(uint32_t src, uint32_t dst);
+	/* every path disabled now: (src, dst, ev) */
+	struct Key {
+		uint32_t src, dst;
+		uint16_t ev;
+	};
+	std::vector<Key> disabled_now() const;
 
 private:
 	Dest *dest(uint32_t src, uint32_t dst);

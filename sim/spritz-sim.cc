@@ -1050,10 +1050,29 @@ void json_str(FILE *o, const std::string &s)
 	fputc('"', o);
 }
 
+/* Does the EV path src -> dst cross a failed link? */
+bool path_failed(uint32_t src, uint32_t dst, uint16_t ev)
+{
+	Sim *S = g_sim;
+	int seq[SPRITZ_PATH_MAX_HOPS + 1], n;
+
+	n = spritz_ev_route(S->t, src, dst, ev, seq, SPRITZ_PATH_MAX_HOPS + 1);
+	for (int i = 0; i + 1 < n; i++) {
+		int p = spritz_topo_port_of(S->t, seq[i], seq[i + 1]);
+
+		if (p >= 0 && (S->ports[seq[i]][p].flags & SPRITZ_SW_PORT_BLACKHOLE))
+			return true;
+	}
+	return false;
+}
+
 void write_results(FILE *o, double wall, double cpu)
 {
 	Sim *S = g_sim;
-	uint64_t marks = 0, qdrops = 0, bh = 0;
+	uint64_t marks = 0, qdrops = 0, bh = 0, dis_failed = 0, dis_other = 0;
+
+	for (const auto &k : S->tables->disabled_now())
+		(path_failed(k.src, k.dst, k.ev) ? dis_failed : dis_other)++;
 
 	for (int s = 0; s < S->t->nsw; s++) {
 		for (auto &pt : S->ports[s]) {
@@ -1082,7 +1101,8 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"steered\": %llu, \"data_sent\": %llu, \"ecn_marks\": %llu, "
 		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
 		   "\"failed_links\": %zu, \"ugal_valiant\": %llu, \"ugal_minimal\": %llu, "
-		   "\"path_disables\": %llu, \"path_enables\": %llu, \"fb_ack\": %llu, "
+		   "\"path_disables\": %llu, \"path_enables\": %llu, "
+		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
 		   "\"pick_fail\": %llu, \"ring_overrun\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
@@ -1094,6 +1114,7 @@ void write_results(FILE *o, double wall, double cpu)
 				     S->drops[SPRITZ_SW_DROP_NO_PORT] + S->drops[SPRITZ_SW_DROP_DOWN]),
 		S->failed.size(), (unsigned long long)S->ugal_val, (unsigned long long)S->ugal_min,
 		(unsigned long long)S->tables->disables, (unsigned long long)S->tables->enables,
+		(unsigned long long)dis_failed, (unsigned long long)dis_other,
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,

@@ -212,4 +212,19 @@ uint32_t Tables::disabled(uint32_t src, uint32_t dst)
 	return d ? d->n - d->nenabled : 0;
 }
 
+std::vector<Tables::Key> Tables::disabled_now() const
+{
+	std::vector<Key> v;
+	uint32_t nsw = t_->nsw;
+
+	for (size_t i = 0; i < d_.size(); i++) {
+		const Dest *d = d_[i];
+
+		for (uint32_t j = 0; d && j < d->n; j++)
+			if (d->until[j])
+				v.push_back({ (uint32_t)(i / nsw), (uint32_t)(i % nsw), d->ev[j] });
+	}
+	return v;
+}
+
 } // namespace spritz_sim
