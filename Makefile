@@ -256,10 +256,10 @@ $(FUZZ_OUT)/fuzz_%: selftests/fuzz/fuzz_%.c $(FUZZ_LIB) $(wildcard selftests/fuz
 
 sim: $(SIM)
 
-sim-maybe:
 ifneq ($(HAVE_NS3),)
-	$(Q)$(MAKE) sim
+sim-maybe: $(SIM)
 else
+sim-maybe:
 	@echo "sim: skipped: no ns-3 headers in $(NS3_INC) (apt-get install libns3-dev)"
 endif
 
