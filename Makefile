@@ -273,7 +273,7 @@ $(SIM): $(SIM_OBJS) $(LIBSPRITZ)
 	$(Q)$(CXX) -o $@ $(SIM_OBJS) $(LIBSPRITZ) $(SIM_LDLIBS)
 
 eval: all
-	$(Q)sim/eval
+	$(Q)OUT=$(abspath $(OUT)) sim/eval
 
 # Module: one build per kernel, each against a prepared copy of that kernel's
 # headers that can produce module BTF (scripts/kbuild-prep, see
