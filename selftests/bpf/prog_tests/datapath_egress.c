@@ -187,7 +187,7 @@ static const struct eg_case cases[] = {
 	{ "udp_len_too_big", UDP6(), m_udp_len_big, EXP_SAME, 0, SOFF(un_malformed) },
 };
 
-#define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define NCASES (ARRAY_SIZE(cases))
 
 /* ----------------------------------------------------------------- tests */
 

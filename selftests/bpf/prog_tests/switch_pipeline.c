@@ -373,7 +373,7 @@ static void test_bad_ev(void)
 		return;
 	for (s = 0; s < topo->nsw; s += 5)
 		for (d = 0; d < topo->nsw; d++)
-			for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+			for (i = 0; i < ARRAY_SIZE(evs); i++) {
 				struct tspec sp = { .proto = 6, .flowlabel = evs[i] };
 
 				if (d == s)
