@@ -148,9 +148,9 @@ static const struct eg_case cases[] = {
 	{ "tcp6_pure_ack_first", { .flags = 0x10 }, NULL, EXP_SAME, 0, SOFF(eg_ctl_no_flow) },
 	/* managed: UDP carriers -> source port */
 	{ "udp6_vxlan", UDP6(), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp), SOFF(eg_rewrites) },
-	{ "udp6_geneve", UDP6(.dport = 6081), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
-	{ "udp6_rocev2", UDP6(.dport = 4791), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
-	{ "udp6_uet", UDP6(.dport = 4793), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_geneve", UDP6(.dport = SPRITZ_UDP_PORT_GENEVE), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_rocev2", UDP6(.dport = SPRITZ_UDP_PORT_ROCEV2), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_uet", UDP6(.dport = SPRITZ_UDP_PORT_UET), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
 	{ "udp6_zero_csum", UDP6(.udp_zero_csum = 1), NULL, EXP_SPORT0, EV_D1,
 	  SOFF(eg_managed_udp) },
 	{ "udp6_multipath", UDP6(.dst = DST2_6), NULL, EXP_SPORT, 0xffff, SOFF(picks) },

@@ -869,7 +869,7 @@ static void test_tunnel(void)
 	struct spec vx = { .proto = 17, .inner = &vin };
 	struct spec gin = { .src = IN6_LOCAL, .dst = IN6_PEER, .sport = 33001, .dport = 443,
 			    .flags = 0x18 };
-	struct spec gv = { .proto = 17, .dport = 6081, .inner = &gin, .geneve = 1,
+	struct spec gv = { .proto = 17, .dport = SPRITZ_UDP_PORT_GENEVE, .inner = &gin, .geneve = 1,
 			   .geneve_optwords = 2 };
 	struct spritz_stats s0, d;
 	struct spritz_flow f;
@@ -973,9 +973,9 @@ static void test_tunnel_unparsed(void)
 	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33000,
 			    .dport = 80, .flags = 0x18 };
 	struct spec no_i = { .proto = 17, .inner = &vin, .tunnel_flags = 0x01 };
-	struct spec long_opts = { .proto = 17, .dport = 6081, .inner = &vin, .geneve = 1,
+	struct spec long_opts = { .proto = 17, .dport = SPRITZ_UDP_PORT_GENEVE, .inner = &vin, .geneve = 1,
 				  .geneve_optwords = 12 };
-	struct spec rocev2 = { .proto = 17, .dport = 4791, .inner = &vin };
+	struct spec rocev2 = { .proto = 17, .dport = SPRITZ_UDP_PORT_ROCEV2, .inner = &vin };
 	const struct spec *cases[] = { &no_i, &long_opts, &rocev2 };
 	struct spritz_stats s0, d;
 	size_t i;

@@ -285,7 +285,7 @@ static void check_all_paths(const int *srcs, int nsrc, int v4, uint8_t proto, ui
 				int seq[SPRITZ_PATH_MAX_HOPS + 2], len, h1, h2;
 				uint16_t ev = list[i].ev;
 
-				if (proto == 17 && (dport == 4791 || dport == 4789))
+				if (proto == 17 && (dport == SPRITZ_UDP_PORT_ROCEV2 || dport == SPRITZ_UDP_PORT_VXLAN))
 					sp.sport = ev;
 				else
 					sp.flowlabel = 0xf0000 | ev; /* bits 16-19 ignored */
@@ -355,8 +355,8 @@ static void test_udp_carriers(void)
 
 	if (setup(DF, SPRITZ_SW_MODE_SPRITZ))
 		return;
-	check_all_paths(srcs, 2, 0, 17, 4791); /* IPv6 UDP: EV in the source port */
-	check_all_paths(srcs, 2, 1, 17, 4789); /* IPv4 UDP */
+	check_all_paths(srcs, 2, 0, 17, SPRITZ_UDP_PORT_ROCEV2); /* IPv6 UDP: EV in the source port */
+	check_all_paths(srcs, 2, 1, 17, SPRITZ_UDP_PORT_VXLAN); /* IPv4 UDP */
 }
 
 /* EVs not in any list fall back to the default table, never drop. */
@@ -474,8 +474,8 @@ static void test_delivery(void)
 
 static void test_ipv4_ttl(void)
 {
-	struct tspec sp = { .v4 = 1, .proto = 17, .sport = SPRITZ_EV(5, 0xff), .dport = 4791,
-			    .paylen = 20 };
+	struct tspec sp = { .v4 = 1, .proto = 17, .sport = SPRITZ_EV(5, SPRITZ_EV2_UNUSED),
+			    .dport = SPRITZ_UDP_PORT_ROCEV2, .paylen = 20 };
 	struct walk w;
 	struct tpkt pk;
 
