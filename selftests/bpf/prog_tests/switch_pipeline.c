@@ -494,7 +494,7 @@ static uint64_t drops(int sw, int reason)
 	uint32_t key = sw * SPRITZ_SW_DROP_MAX + reason;
 	uint64_t v[512] = {}, sum = 0;
 
-	if (ncpu > 512 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_drops), &key, v))
+	if (ncpu > (int)ARRAY_SIZE(v) || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_drops), &key, v))
 		return ~0ULL;
 	for (i = 0; i < ncpu; i++)
 		sum += v[i];
@@ -508,7 +508,7 @@ static uint64_t tx(int sw, int slot)
 	struct spritz_sw_ctr v[512] = {};
 	uint64_t sum = 0;
 
-	if (ncpu > 512 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_tx), &key, v))
+	if (ncpu > (int)ARRAY_SIZE(v) || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_tx), &key, v))
 		return ~0ULL;
 	for (i = 0; i < ncpu; i++)
 		sum += v[i].packets;
@@ -646,7 +646,7 @@ static void test_failures(void)
 static bool listed(const struct walk *w, int s, int d)
 {
 	struct spritz_path list[512];
-	int n = spritz_paths_list(topo, s, d, list, 512), i;
+	int n = spritz_paths_list(topo, s, d, list, ARRAY_SIZE(list)), i;
 	int seq[SPRITZ_PATH_MAX_HOPS + 2], len;
 
 	for (i = 0; i < n; i++) {
