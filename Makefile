@@ -297,7 +297,7 @@ check-guest: all tests
 soak: deps
 	$(Q)$(MAKE) all tests
 	$(Q)SPRITZ_UPDOWN_CYCLES=50 SPRITZ_RELOAD_CYCLES=30 SPRITZ_CYCLES=50 \
-		selftests/run --guest-only --timeout 3600 --kernels "$(KVERS)" \
+		selftests/run --guest-only --memdebug --timeout 3600 --kernels "$(KVERS)" \
 		spritzctl/updown kmod/reload_traffic kmod/cycles
 
 bench: deps

@@ -352,11 +352,11 @@ static __always_inline __u32 spritz_tunnel_inner(struct __sk_buff *skb,
 
 	if ((void *)(t + 8) > data_end)
 		return 0;
-	if (port == 4789) {
+	if (port == SPRITZ_UDP_PORT_VXLAN) {
 		if (!(t[0] & SPRITZ_VXLAN_FLAG_I))
 			return 0;
 		inner = off + SPRITZ_VXLAN_HLEN;
-	} else if (port == 6081) {
+	} else if (port == SPRITZ_UDP_PORT_GENEVE) {
 		__u32 optlen = (t[0] & 0x3f) * 4;
 
 		if ((t[0] >> 6) != 0 || optlen > SPRITZ_GENEVE_OPT_MAX ||

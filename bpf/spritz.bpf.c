@@ -234,7 +234,7 @@ static __always_inline struct spritz_stats *spritz_stats_get(void)
 }
 
 /*
- * One feedback event (@kind for a send on EV | lat_class << 16 @ev_lat):
+ * One feedback event (@kind for a send on SPRITZ_PICK(EV, lat_class) @ev_lat):
  * into the algorithm state (feedback.h counts it), and its action
  * performed (disable the path in spritz.ko).  A global function: verified
  * once, not per call site.
@@ -242,11 +242,11 @@ static __always_inline struct spritz_stats *spritz_stats_get(void)
 __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
 			     struct spritz_stats *st, __u32 kind, __u32 ev_lat)
 {
-	__u16 ev = ev_lat & 0xffff;
+	__u16 ev = SPRITZ_PICK_EV(ev_lat);
 
 	if (!f || !cfg || !st)
 		return 0;
-	if (!(spritz_fb_apply(&f->lb, cfg, st, kind, ev, (ev_lat >> 16) & 0xff) &
+	if (!(spritz_fb_apply(&f->lb, cfg, st, kind, ev, SPRITZ_PICK_LAT_CLASS(ev_lat)) &
 	      SPRITZ_LB_ACT_DISABLE_PATH))
 		return 0;
 	if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
@@ -271,7 +271,7 @@ __noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_c
 		return 0;
 	for (i = 0; i < SPRITZ_RING_SIZE; i++)
 		if (spritz_fb_take(&f->fb, i, &e))
-			spritz_fb_one(f, cfg, st, e.kind, e.ev | (__u32)e.lat_class << 16);
+			spritz_fb_one(f, cfg, st, e.kind, SPRITZ_PICK(e.ev, e.lat_class));
 	return 0;
 }
 
@@ -302,7 +302,7 @@ __noinline int spritz_ack_scan(struct spritz_flow *f, struct spritz_fb_ackinfo *
 
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
- * module when the core asks for a sample.  Returns EV | lat_class << 16,
+ * module when the core asks for a sample.  Returns SPRITZ_PICK(EV, lat_class),
  * or -1: no path (the packet leaves unsteered).  Inlined: a BPF-to-BPF
  * call per data packet costs more than the decision (TCG in particular).
  */
@@ -317,7 +317,7 @@ static __always_inline int spritz_decide(struct spritz_flow *f, const struct spr
 		return -1;
 	if (spritz_lb_send(&f->lb, &c->cfg, c->now, segs, &v) == SPRITZ_LB_USE_EV) {
 		st->dec_use_ev++;
-		return v.ev | (__u32)v.lat_class << 16;
+		return SPRITZ_PICK(v.ev, v.lat_class);
 	}
 	st->dec_sample++;
 	flags = v.flags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
@@ -512,15 +512,15 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	}
 	if (SPRITZ_BENCH_STOP(7))
 		goto out;
-	spritz_set_flowlabel(ip6, r & 0xffff);
+	spritz_set_flowlabel(ip6, SPRITZ_PICK_EV(r));
 	st->eg_rewrites++;
-	f->last_ev = r & 0xffff;
-	f->last_lat_class = (r >> 16) & 0xff;
+	f->last_ev = SPRITZ_PICK_EV(r);
+	f->last_lat_class = SPRITZ_PICK_LAT_CLASS(r);
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
 	if (SPRITZ_BENCH_STOP(8))
 		goto out;
 	if (kind == SPRITZ_SEG_DATA)
-		spritz_fb_record(&f->fb, st, c->now, seq, end, r & 0xffff, (r >> 16) & 0xff, segs);
+		spritz_fb_record(&f->fb, st, c->now, seq, end, SPRITZ_PICK_EV(r), SPRITZ_PICK_LAT_CLASS(r), segs);
 out:
 #ifdef SPRITZ_BENCH
 	/* bench build only: the next repeat of the test run is new data */
@@ -755,21 +755,21 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
 	}
-	f->last_ev = r & 0xffff;
-	f->last_lat_class = (r >> 16) & 0xff;
+	f->last_ev = SPRITZ_PICK_EV(r);
+	f->last_lat_class = SPRITZ_PICK_LAT_CLASS(r);
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
 	if (record) {
-		spritz_fb_record(&f->fb, st, c->now, in.seq, in.end, r & 0xffff, (r >> 16) & 0xff,
+		spritz_fb_record(&f->fb, st, c->now, in.seq, in.end, SPRITZ_PICK_EV(r), SPRITZ_PICK_LAT_CLASS(r),
 				 segs);
 		st->eg_inner_tcp++;
 	}
 	st->eg_rewrites++;
 	/* RoCEv2 over IPv6: the flow label, outside the ICRC (abi.h) */
 	if (v6 && SPRITZ_UDP_LABEL_CARRIER(port)) {
-		spritz_set_flowlabel(h->l3, r & 0xffff);
+		spritz_set_flowlabel(h->l3, SPRITZ_PICK_EV(r));
 		return SPRITZ_TC_NEXT;
 	}
-	new = bpf_htons(r & 0xffff);
+	new = bpf_htons(SPRITZ_PICK_EV(r));
 	if (new == old)
 		return SPRITZ_TC_NEXT;
 	uh->source = new;

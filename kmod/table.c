@@ -605,7 +605,7 @@ int spritz_pick(u32 src, u32 dst, u32 flags)
 	}
 found:
 	atomic64_inc(&p->picks);
-	ret = p->ev | (u32)p->lat_class << 16;
+	ret = SPRITZ_PICK(p->ev, p->lat_class);
 out:
 	rcu_read_unlock();
 	return ret;

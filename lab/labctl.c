@@ -615,7 +615,7 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		die("usage: labctl plan|load|mode|fail|counters|send ... (lab/labctl.c)");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	die("unknown command %s", argv[1]);

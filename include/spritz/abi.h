@@ -28,6 +28,11 @@
 #include <linux/types.h>
 #endif
 
+#if !defined(__KERNEL__) && !defined(ARRAY_SIZE)
+/* as the kernel's (linux/array_size.h), for BPF and userspace */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* Release of the whole project (module, programs, spritzctl). */
 #define SPRITZ_VERSION "0.1.0"
 

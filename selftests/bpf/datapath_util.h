@@ -174,12 +174,13 @@ static inline void pkt_build(struct pkt *p, const struct spec *s)
 		memcpy(t + th, in.b, in.flen);
 		l4len = 8 + th + in.flen;
 		put16(l4, s->sport ? s->sport : 49999);
-		put16(l4 + 2, s->dport ? s->dport : s->geneve ? 6081 : 4789);
+		put16(l4 + 2, s->dport ? s->dport :
+		      s->geneve ? SPRITZ_UDP_PORT_GENEVE : SPRITZ_UDP_PORT_VXLAN);
 		put16(l4 + 4, (uint16_t)l4len);
 	} else if (proto == 17) {
 		l4len = 8 + s->paylen;
 		put16(l4, s->sport ? s->sport : 49999);
-		put16(l4 + 2, s->dport ? s->dport : 4789);
+		put16(l4 + 2, s->dport ? s->dport : SPRITZ_UDP_PORT_VXLAN);
 		put16(l4 + 4, (uint16_t)l4len);
 		for (i = 0; i < s->paylen; i++)
 			l4[8 + i] = (uint8_t)(i * 3 + 5);
@@ -488,7 +489,7 @@ static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spri
 		inet_pton(AF_INET6, s->dst ? s->dst : DST1_6, k.daddr);
 	}
 	k.sport = s->sport ? s->sport : proto == 6 ? 40000 : 49999;
-	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : 4789;
+	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : SPRITZ_UDP_PORT_VXLAN;
 	k.proto = proto;
 	return bpf_map_lookup_elem(bpf_map__fd(skel->maps.spritz_flows), &k, f);
 }

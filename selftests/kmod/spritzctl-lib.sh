@@ -49,10 +49,11 @@ is_up()
 	for m in $(map_names) spritz_egress spritz_ingress; do
 		[ -e $pins/$m ] || { echo "$m not pinned"; return 1; }
 	done
-	for m in $(map_names); do
-		bpftool -j map show pinned $pins/$m | jq -e '.btf_id > 0' >/dev/null ||
-			{ echo "$m has no BTF"; return 1; }
-	done
+	# one listing of all maps with their pins (a process less per map)
+	m=$(bpftool -j -f map show | jq -r --arg d "$pins/" \
+		'.[] | select((.btf_id // 0) == 0) | .pinned[]? | select(startswith($d))') ||
+		{ echo "cannot list maps"; return 1; }
+	[ -z "$m" ] || { echo "no BTF: $m"; return 1; }
 	[ "$(cat /sys/kernel/spritz/tables)" -gt 0 ] || { echo "no table"; return 1; }
 	[ "$(bpftool prog list | grep -c 'spritz_[ei]')" -eq 2 ] ||
 		{ echo "programs: $(bpftool prog list | grep spritz_)"; return 1; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # spritzctl up / down on a dummy device (Documentation/deployment.rst):
-# up/down cycles (SPRITZ_UPDOWN_CYCLES, default 5, make soak: 50) leave no
+# up/down cycles (SPRITZ_UPDOWN_CYCLES, default 2, make soak: 50) leave no
 # pinned object, tc filter, clsact qdisc, BPF
 # program or link, table or module behind; a second up changes nothing;
 # every injected failure of up (bad device, bad topology, switch id out of
@@ -16,7 +16,7 @@ cycles()
 {
 	local i
 
-	for i in $(seq "${SPRITZ_UPDOWN_CYCLES:-5}"); do
+	for i in $(seq "${SPRITZ_UPDOWN_CYCLES:-2}"); do
 		"$ctl" up "${args[@]}" || { echo "up $i failed"; return 1; }
 		is_up || { echo "cycle $i"; return 1; }
 		"$ctl" down || { echo "down $i failed"; return 1; }

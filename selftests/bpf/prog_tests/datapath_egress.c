@@ -171,10 +171,10 @@ static const struct eg_case cases[] = {
 	{ "tcp6_pure_ack_first", { .flags = 0x10 }, NULL, EXP_SAME, 0, SOFF(eg_ctl_no_flow) },
 	/* managed: UDP carriers -> source port */
 	{ "udp6_vxlan", UDP6(), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp), SOFF(eg_rewrites) },
-	{ "udp6_geneve", UDP6(.dport = 6081), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_geneve", UDP6(.dport = SPRITZ_UDP_PORT_GENEVE), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
 	{ "udp6_rocev2", UDP6(.dport = SPRITZ_UDP_PORT_ROCEV2), NULL, EXP_LABEL, EV_D1,
 	  SOFF(eg_managed_udp) },
-	{ "udp6_uet", UDP6(.dport = 4793), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_uet", UDP6(.dport = SPRITZ_UDP_PORT_UET), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
 	{ "udp6_zero_csum", UDP6(.udp_zero_csum = 1), NULL, EXP_SPORT0, EV_D1,
 	  SOFF(eg_managed_udp) },
 	{ "udp6_multipath", UDP6(.dst = DST2_6), NULL, EXP_SPORT, 0xffff, SOFF(picks) },
@@ -217,7 +217,7 @@ static const struct eg_case cases[] = {
 	{ "udp_len_too_big", UDP6(), m_udp_len_big, EXP_SAME, 0, SOFF(un_malformed) },
 };
 
-#define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define NCASES (ARRAY_SIZE(cases))
 
 /* ----------------------------------------------------------------- tests */
 
@@ -482,7 +482,7 @@ static void test_rocev2(void)
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
 		return;
-	for (i = 0; i < sizeof(roce_cases) / sizeof(roce_cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(roce_cases); i++)
 		run_roce_case(&roce_cases[i]);
 }
 

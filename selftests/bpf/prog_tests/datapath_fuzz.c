@@ -38,7 +38,10 @@ static uint32_t rnd(void)
 
 static const char *const dsts6[] = { DST1_6, DST2_6, DST9_6, UNKNOWN6, LOCAL6 };
 static const char *const dsts4[] = { DST1_4, UNKNOWN4, LOCAL4 };
-static const uint16_t ports[] = { 4789, 6081, 4791, 4793, 53, 5201, 0 };
+static const uint16_t ports[] = {
+	SPRITZ_UDP_PORT_VXLAN, SPRITZ_UDP_PORT_GENEVE, SPRITZ_UDP_PORT_ROCEV2, SPRITZ_UDP_PORT_UET,
+	53, 5201, 0
+};
 
 /* A valid packet of a random kind. */
 static void gen_valid(struct pkt *p, struct spec *s)
@@ -85,7 +88,8 @@ static void gen_valid(struct pkt *p, struct spec *s)
 		opts[3] = (uint8_t)(s->optlen - 2 < opts[3] ? s->optlen - 2 : opts[3]);
 	}
 	/* VXLAN / Geneve: mostly with a TCP packet inside, either direction */
-	if (s->proto == 17 && (s->dport == 4789 || s->dport == 6081) && rnd() % 3) {
+	if (s->proto == 17 &&
+	    (s->dport == SPRITZ_UDP_PORT_VXLAN || s->dport == SPRITZ_UDP_PORT_GENEVE) && rnd() % 3) {
 		static struct spec in;
 		int rev = rnd() % 2;
 
@@ -104,7 +108,7 @@ static void gen_valid(struct pkt *p, struct spec *s)
 		s->opts = NULL;
 		s->optlen = 0;
 		s->inner = &in;
-		s->geneve = s->dport == 6081;
+		s->geneve = s->dport == SPRITZ_UDP_PORT_GENEVE;
 		s->geneve_optwords = s->geneve ? rnd() % 3 : 0;
 	}
 	pkt_build(p, s);

@@ -407,7 +407,7 @@ static void test_bad_ev(void)
 		return;
 	for (s = 0; s < topo->nsw; s += 5)
 		for (d = 0; d < topo->nsw; d++)
-			for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+			for (i = 0; i < ARRAY_SIZE(evs); i++) {
 				struct tspec sp = { .proto = 6, .flowlabel = evs[i] };
 
 				if (d == s)
@@ -508,8 +508,8 @@ static void test_delivery(void)
 
 static void test_ipv4_ttl(void)
 {
-	struct tspec sp = { .v4 = 1, .proto = 17, .sport = SPRITZ_EV(5, 0xff), .dport = 4791,
-			    .paylen = 20 };
+	struct tspec sp = { .v4 = 1, .proto = 17, .sport = SPRITZ_EV(5, SPRITZ_EV2_UNUSED),
+			    .dport = SPRITZ_UDP_PORT_ROCEV2, .paylen = 20 };
 	struct walk w;
 	struct tpkt pk;
 
@@ -528,7 +528,7 @@ static uint64_t drops(int sw, int reason)
 	uint32_t key = sw * SPRITZ_SW_DROP_MAX + reason;
 	uint64_t v[512] = {}, sum = 0;
 
-	if (ncpu > 512 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_drops), &key, v))
+	if (ncpu > (int)ARRAY_SIZE(v) || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_drops), &key, v))
 		return ~0ULL;
 	for (i = 0; i < ncpu; i++)
 		sum += v[i];
@@ -542,7 +542,7 @@ static uint64_t tx(int sw, int slot)
 	struct spritz_sw_ctr v[512] = {};
 	uint64_t sum = 0;
 
-	if (ncpu > 512 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_tx), &key, v))
+	if (ncpu > (int)ARRAY_SIZE(v) || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_tx), &key, v))
 		return ~0ULL;
 	for (i = 0; i < ncpu; i++)
 		sum += v[i].packets;
@@ -680,7 +680,7 @@ static void test_failures(void)
 static bool listed(const struct walk *w, int s, int d)
 {
 	struct spritz_path list[512];
-	int n = spritz_paths_list(topo, s, d, list, 512), i;
+	int n = spritz_paths_list(topo, s, d, list, ARRAY_SIZE(list)), i;
 	int seq[SPRITZ_PATH_MAX_HOPS + 2], len;
 
 	for (i = 0; i < n; i++) {
