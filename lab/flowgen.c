@@ -434,8 +434,9 @@ static void gen_collective(const struct spritz_topo *t, const char *sc, const st
  * flows as a Poisson process for @o->duration_us at @o->load of a
  * @o->rate link, sizes from the trace's CDF scaled by SIZE / 4 MiB (the
  * lab's counterpart of the paper's 4 MiB flow), each to a random other
- * host that has fewer than @o->max_senders distinct senders (or already
- * has this one): receivers are spread, no incast.
+ * other host with fewer than @o->max_senders other senders while the flow
+ * would be busy (its size at the link's rate): receivers are spread, no
+ * incast.  When none of 100 draws has room, the least busy of them.
  */
 static const struct {
 	double bytes, cdf;
