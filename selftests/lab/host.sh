@@ -157,6 +157,46 @@ test_report_counters()
 	return $bad
 }
 
+# Two seeds of the fixture, the second with every flow finished sooner:
+# the summary's per-seed figures and their mean and range.
+SEEDS_CASES=$(cat <<'EOF'
+.seeds	[1,2]
+.schemes | keys	["ecmp","scout"]
+[.schemes.ecmp.seeds[].finished]	[5,6]
+.schemes.ecmp.flows	12
+.schemes.ecmp.finished	11
+[.schemes.ecmp.seeds[].mean_us]	[3334433,700]
+.schemes.ecmp.fct_us.mean	{"mean":1667566,"min":700,"max":3334433}
+.schemes.ecmp.fct_us.p99.max	20000000
+[.schemes.scout.seeds[].path_disables]	[4,4]
+[.schemes.ecmp.seeds[].retrans_segs]	[12,12]
+[.failed_links[].links]	[1,1]
+EOF
+)
+
+test_report_seeds()
+{
+	local d=$TMP/seeds path want got bad=0 s
+	make_fixture "$d/seed-1"
+	make_fixture "$d/seed-2"
+	sed -i 's/^seed=1$/seed=2/' "$d/seed-2/config"
+	cp "$d/seed-1/config" "$d/config"
+	echo "seeds=1,2" >> "$d/config"
+	for s in ecmp scout; do
+		jq '.flows |= map(.finished = true | .fct_us = (if .tag == "incast" then 1000 else 100 end))' \
+			"$d/seed-1/flows-$s.json" > "$d/seed-2/flows-$s.json"
+	done
+	"$RUN" --report "$d" 2>&1 | tail -n 1
+	while IFS=$'\t' read -r path want; do
+		got=$(jq -c "$path" "$d/results.json") || return 1
+		[ "$got" = "$(jq -cn "$want")" ] || { echo "$path: $got, want $want"; bad=1; }
+	done <<< "$SEEDS_CASES"
+	[ -s "$d/seed-2/results.json" ] || { echo "no per-seed results"; bad=1; }
+	grep -q '^| ecmp | 5/6, 6/6 | 3334433, 700 | 1667566 \[700, 3334433\] | ' "$d/results.md" ||
+		{ echo "results.md: no ecmp row"; cat "$d/results.md"; bad=1; }
+	return $bad
+}
+
 gen() { "$FLOWGEN" gen "$DF" "$@"; }
 
 # TAG's flows of a list: count, distinct sizes, distinct start times.
@@ -265,7 +305,7 @@ test_gen_websearch()
 	return $bad
 }
 
-cases=(plan_knobs report_counters gen_collectives gen_incast gen_websearch)
+cases=(plan_knobs report_counters report_seeds gen_collectives gen_incast gen_websearch)
 [ $# -gt 0 ] && cases=("$@")
 ktap_header ${#cases[@]}
 for c in "${cases[@]}"; do
