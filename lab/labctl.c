@@ -10,6 +10,7 @@
  *	labctl mode MODE
  *	labctl fail TOPO (S:I ... | --fraction F [--seed N]) [--blackhole|--down|--clear]
  *	labctl counters [--reset]
+ *	labctl tcpstat NS...
  *	labctl send --from S:K --to D:K --ev EV [--count N] [--proto P] [--v4]
  *	            [--hop H] [--payload BYTES] [--dev eth0] [--no-reply]
  *
@@ -28,6 +29,10 @@
  * virtual queues UGAL-L reads drain at those rates and hold at most that
  * (without --rate no port is modelled and UGAL-L sees empty queues).
  * MODE: spritz, minimal, valiant, ecmp, ugal-l.  counters prints JSON.
+ * tcpstat prints the Tcp and TcpExt counters of /proc/net/snmp and
+ * /proc/net/netstat summed over the network namespaces NS (/run/netns/NS)
+ * as one JSON object with nstat's names (TcpRetransSegs,
+ * TcpExtTCPSACKReorder, ...), in one process.
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
@@ -512,6 +517,66 @@ static int cmd_counters(int argc, char **argv)
 	return 0;
 }
 
+/* --------------------------------------------------------------- tcpstat */
+
+/* Add the "Tcp:" and "TcpExt:" header/value line pairs of @path to @sum. */
+static void tcpstat_file(const char *path, json_t *sum)
+{
+	char hdr[8192], val[8192], *hs, *vs, *h, *v;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("failed to open %s: %s", path, strerror(errno));
+	while (fgets(hdr, sizeof(hdr), f) && fgets(val, sizeof(val), f)) {
+		char prefix[16], name[128];
+		size_t plen = strcspn(hdr, ":");
+
+		if (plen >= sizeof(prefix) || strncmp(hdr, val, plen + 1))
+			die("failed to parse %s: header and values do not pair", path);
+		memcpy(prefix, hdr, plen);
+		prefix[plen] = 0;
+		if (strcmp(prefix, "Tcp") && strcmp(prefix, "TcpExt"))
+			continue;
+		h = strtok_r(hdr + plen + 1, " \n", &hs);
+		v = strtok_r(val + plen + 1, " \n", &vs);
+		for (; h && v; h = strtok_r(NULL, " \n", &hs), v = strtok_r(NULL, " \n", &vs)) {
+			json_t *o;
+
+			snprintf(name, sizeof(name), "%s%s", prefix, h);
+			o = json_object_get(sum, name);
+			json_object_set_new(sum, name, json_integer((o ? json_integer_value(o) : 0) +
+								    strtoll(v, NULL, 10)));
+		}
+	}
+	fclose(f);
+}
+
+static int cmd_tcpstat(int argc, char **argv)
+{
+	json_t *sum = json_object();
+	char path[128];
+	int i, fd;
+
+	if (argc < 2)
+		die("usage: labctl tcpstat NS...");
+	for (i = 1; i < argc; i++) {
+		snprintf(path, sizeof(path), "/run/netns/%s", argv[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die("failed to open %s: %s", path, strerror(errno));
+		if (setns(fd, CLONE_NEWNET))
+			die("failed to enter %s: %s", path, strerror(errno));
+		close(fd);
+		/* /proc/net is the reading thread's namespace */
+		tcpstat_file("/proc/thread-self/net/snmp", sum);
+		tcpstat_file("/proc/thread-self/net/netstat", sum);
+	}
+	json_dumpf(sum, stdout, JSON_COMPACT | JSON_SORT_KEYS);
+	putchar('\n');
+	json_decref(sum);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ send */
 
 static int cmd_send(int argc, char **argv)
@@ -649,12 +714,12 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "plan", cmd_plan },	    { "load", cmd_load }, { "mode", cmd_mode },
 		{ "fail", cmd_fail },	    { "counters", cmd_counters },
-		{ "send", cmd_send },
+		{ "send", cmd_send },	    { "tcpstat", cmd_tcpstat },
 	};
 	size_t i;
 
 	if (argc < 2)
-		die("usage: labctl plan|load|mode|fail|counters|send ... (lab/labctl.c)");
+		die("usage: labctl plan|load|mode|fail|counters|send|tcpstat ... (lab/labctl.c)");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
