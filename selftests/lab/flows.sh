@@ -111,6 +111,12 @@ test_run_schema()
 		.schemes["ugal-l"].finished == .schemes["ugal-l"].flows' \
 		"$DIR/run/results.json" >/dev/null ||
 		{ jq -c '.schemes[] | .counters' "$DIR/run/results.json"; return 1; }
+	# every run's hosts sent and received segments (labctl tcpstat read
+	# every host namespace)
+	jq -e 'length == 2 and all(.[]; .tcp.TcpOutSegs > 0 and .tcp.TcpInSegs > 0)' \
+		"$DIR/run/hostctr-ecmp.json" >/dev/null ||
+		{ echo "hostctr-ecmp.json: $(jq -c '[.[].tcp | {TcpOutSegs, TcpInSegs}]' \
+			"$DIR/run/hostctr-ecmp.json")"; return 1; }
 	grep -q '^| scout | [0-9]* | .* | [0-9]*/[0-9]*/[0-9]*/[0-9]* | ' "$DIR/run/results.md" ||
 		{ echo "results.md: no counters row for scout"; return 1; }
 	# TCP's timers at the paper's ratio on every host: the minimum RTO
