@@ -253,8 +253,4 @@ test_spritz_disable()
 
 cases=(permutation bad_input gen run_schema unfinished spritz_disable)
 [ $# -gt 0 ] && cases=("$@")
-ktap_header ${#cases[@]}
-for c in "${cases[@]}"; do
-	run_test "$c" "test_$c"
-done
-ktap_finish
+ktap_run_cases "${cases[@]}"

@@ -307,8 +307,4 @@ test_gen_websearch()
 
 cases=(plan_knobs report_counters report_seeds gen_collectives gen_incast gen_websearch)
 [ $# -gt 0 ] && cases=("$@")
-ktap_header ${#cases[@]}
-for c in "${cases[@]}"; do
-	run_test "$c" "test_$c"
-done
-ktap_finish
+ktap_run_cases "${cases[@]}"

@@ -198,8 +198,4 @@ s.sendall(bytes(2000000)); s.close()' || return 1
 # Arguments: run only these cases.
 cases=(all_paths carriers minimal blackhole down tcp)
 [ $# -gt 0 ] && cases=("$@")
-ktap_header ${#cases[@]}
-for c in "${cases[@]}"; do
-	run_test "$c" "test_$c"
-done
-ktap_finish
+ktap_run_cases "${cases[@]}"

@@ -59,6 +59,19 @@ ktap_time()
 		'BEGIN { printf "# time %s: %.1f s\n", n, b - a }'
 }
 
+# Run the cases NAME... (each the function test_NAME) as one plan, then
+# ktap_finish.
+ktap_run_cases() # NAME...
+{
+	local c
+
+	ktap_header $#
+	for c in "$@"; do
+		run_test "$c" "test_$c"
+	done
+	ktap_finish
+}
+
 # The summary line and the kselftest exit code.
 ktap_finish()
 {
