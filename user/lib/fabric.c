@@ -482,7 +482,7 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 		if (c)
 			*c = '\0';
 		for (c = strtok_r(line, " \t\r", &save); c; c = strtok_r(NULL, " \t\r", &save)) {
-			if (n == (int)(sizeof(tok) / sizeof(tok[0]))) {
+			if (n == (int)(ARRAY_SIZE(tok))) {
 				ret = perr(&P, P.line, "line has too many fields");
 				break;
 			}
