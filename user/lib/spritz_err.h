@@ -18,7 +18,7 @@ void spritz_seterr(char *err, size_t errlen, const char *fmt, ...)
  * Test-only fault injection (spritz_fault.c).  A failure point is a name;
  * the production library always returns 0.  The build of spritzctl for the
  * tests ($(OUT)/selftests/spritzctl-fault) links a version that returns
- * @e when $SPRITZ_FAULT equals @point (Documentation/spritzctl.8, FILES).
+ * @e when $SPRITZ_FAULT equals @point (Documentation/spritzctl.8, ENVIRONMENT).
  */
 int spritz_fault(const char *point, int e);
 
