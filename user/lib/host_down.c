@@ -46,8 +46,9 @@ static int detach_dev(uint32_t ifindex, bool det[2], char *err, size_t errlen)
 	int h, ret = 0, e;
 
 	for (h = SPRITZ_HOOK_INGRESS; h <= SPRITZ_HOOK_EGRESS; h++) {
-		if (!spritz_attached((int)ifindex, h, SPRITZ_PIN_DIR))
-			continue;
+		bool was = det && spritz_attached((int)ifindex, h, SPRITZ_PIN_DIR);
+
+		/* also without an attachment: a leftover clsact qdisc goes */
 		e = spritz_detach((int)ifindex, h, SPRITZ_PIN_DIR);
 		if (e && !ret) {
 			char name[IF_NAMESIZE] = "?";
@@ -57,7 +58,7 @@ static int detach_dev(uint32_t ifindex, bool det[2], char *err, size_t errlen)
 				      spritz_hook_name(h), name, strerror(-e));
 			ret = e;
 		}
-		if (!e && det)
+		if (!e && was)
 			det[h] = true;
 	}
 	return ret;

@@ -340,8 +340,10 @@ int spritz_host_up(const struct spritz_up_cfg *c, char *err, size_t errlen)
 		return lock;
 	ret = host_open(&x.dp, "bring up spritz", err, errlen);
 	x.reuse = !ret;
-	if (ret == -ENOENT)
-		ret = 0;
+	if (ret == -ENOENT) {
+		ret = 0; /* the first device: up creates the object */
+		spritz_seterr(err, errlen, "%s", "");
+	}
 	if (!ret)
 		ret = up_check(&x, err, errlen);
 	if (!ret)

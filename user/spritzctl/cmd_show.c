@@ -163,20 +163,18 @@ static int show_paths(long sw, long dst)
 /* A pinned datapath map; prints why not and returns -errno. */
 static int open_map(const char *name, const char *what)
 {
-	char path[256];
-	int fd;
+	int fd = spritz_dp_pin_get(name);
 
-	snprintf(path, sizeof(path), "%s/%s", SPRITZ_PIN_DIR, name);
-	fd = bpf_obj_get(path);
 	if (fd >= 0)
 		return fd;
-	fd = -errno;
 	if (fd == -ENOENT)
-		ctl_err("failed to show %s: spritz is not up (no %s)", what, path);
+		ctl_err("failed to show %s: spritz is not up (no %s/%s)", what, SPRITZ_PIN_DIR,
+			name);
 	else if (fd == -EACCES || fd == -EPERM)
 		ctl_err("failed to show %s: permission denied (must be root)", what);
 	else
-		ctl_err("failed to show %s: cannot open %s: %s", what, path, strerror(-fd));
+		ctl_err("failed to show %s: cannot open %s/%s: %s", what, SPRITZ_PIN_DIR, name,
+			strerror(-fd));
 	return fd;
 }
 
