@@ -175,7 +175,8 @@ fctl=$SPRITZ_OUT/selftests/spritzctl-fault
 dev1=spzud1
 
 # Everything up, down and reload may change, but the counters: the pins,
-# every map but spritz_stats, the tables (EV lists and base weights; a
+# every map but spritz_stats (entries sorted: an LPM trie refilled may
+# iterate in another order), the tables (EV lists and base weights; a
 # COMMIT that puts one back is a new generation), every sysfs file of the
 # module, the attachments and TSO/GSO of both devices.
 whole_state()
@@ -184,7 +185,8 @@ whole_state()
 
 	ls $pins 2>/dev/null
 	for m in $(map_names); do
-		[ "$m" = spritz_stats ] || [ ! -e $pins/$m ] || bpftool map dump pinned $pins/$m
+		[ "$m" = spritz_stats ] || [ ! -e $pins/$m ] ||
+			bpftool -j map dump pinned $pins/$m | jq -c "sort | .[]"
 	done
 	grep -o '^spritz ' /proc/modules
 	if [ -d /sys/kernel/spritz ]; then
@@ -207,7 +209,8 @@ faults() # POINTS CMD...
 
 	a=$(whole_state)
 	for p in $points; do
-		SPRITZ_FAULT=$p expect 1 "injected fault" "$fctl" "$@" || rc=1
+		SPRITZ_KO=$(spritz_ko) SPRITZ_FAULT=$p expect 1 "injected fault" "$fctl" "$@" ||
+			rc=1
 		[ "$a" = "$(whole_state)" ] ||
 			{ echo "$p: state changed:"; diff <(echo "$a") <(whole_state); rc=1; }
 	done
