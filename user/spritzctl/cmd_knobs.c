@@ -257,6 +257,6 @@ int ctl_show_config(void)
 	if (arr)
 		j = json_pack("{s:s, s:s, s:o, s:o, s:o}", "version", ver, "algorithm", algo,
 			      "tables", json_value(tables), "paths", json_value(paths),
-			      "spritz_knobs", arr);
+			      "knobs", arr);
 	return ctl_json_print(j);
 }
