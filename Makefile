@@ -59,6 +59,7 @@ LIBSPRITZ := $(OUT)/user/libspritz.a
 CTL_SRCS := $(sort $(wildcard user/spritzctl/*.c))
 CTL_OBJS := $(patsubst %.c,$(OUT)/%.o,$(CTL_SRCS))
 SPRITZCTL := $(OUT)/spritzctl
+SPRITZCTL_FAULT := $(OUT)/selftests/spritzctl-fault
 # Lab tools (lab/*.c, one program each): the switch pipeline's loader.
 LAB_SRCS := $(sort $(wildcard lab/*.c))
 LABS := $(patsubst lab/%.c,$(OUT)/lab/%,$(LAB_SRCS))
@@ -116,7 +117,7 @@ all: user bpf kmod sim-maybe
 
 user: $(SPRITZCTL) $(LABS)
 bpf: $(BPF_OBJS) $(BPF_SKELS)
-tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) asan fuzzers
+tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) $(SPRITZCTL_FAULT) asan fuzzers
 
 $(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(msg) CC $<
@@ -131,11 +132,24 @@ $(LIBSPRITZ): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(CTL_OBJS): | $(BPF_SKELS)
+# libspritz's host units embed the datapath object (its libbpf skeleton)
+$(CTL_OBJS) $(LIB_OBJS): | $(BPF_SKELS)
 
 $(SPRITZCTL): $(CTL_OBJS) $(LIBSPRITZ)
 	$(msg) LD $@
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $(CTL_OBJS) $(LIBSPRITZ) $(USER_LDLIBS)
+
+# spritzctl for the tests of up, down and reload: spritz_fault() with
+# $$SPRITZ_FAULT (user/lib/spritz_fault.c) linked before libspritz's own.
+$(OUT)/selftests/spritz_fault.o: user/lib/spritz_fault.c user/lib/spritz_err.h
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -DSPRITZ_FAULT_INJECT -c $< -o $@
+
+$(SPRITZCTL_FAULT): $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ)
+	$(msg) LD $@
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ) \
+		$(USER_LDLIBS)
 
 $(OUT)/bpf/vmlinux.h:
 	$(msg) GEN $@
@@ -222,7 +236,7 @@ $(ASAN_OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 
 -include $(wildcard $(ASAN_OUT)/user/*/*.d)
 
-$(ASAN_CTL_OBJS): | $(BPF_SKELS)
+$(ASAN_CTL_OBJS) $(ASAN_LIB_OBJS): | $(BPF_SKELS)
 
 $(ASAN_LIB): $(ASAN_LIB_OBJS)
 	$(msg) AR $@
@@ -244,6 +258,8 @@ $(FUZZ_OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(Q)$(SAN_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(wildcard $(FUZZ_OUT)/user/*/*.d)
+
+$(FUZZ_LIB_OBJS): | $(BPF_SKELS)
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(msg) AR $@

@@ -90,4 +90,9 @@
 #define SPRITZ_MODULE_NAME "spritz"
 #define SPRITZ_SYSFS_DIR "/sys/kernel/spritz"
 
+/* Elements of an array (the kernel has its own, linux/kernel.h). */
+#if !defined(__KERNEL__) && !defined(ARRAY_SIZE)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 #endif /* _SPRITZ_ABI_H */

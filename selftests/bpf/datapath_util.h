@@ -497,19 +497,7 @@ static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spri
 /* Write a string knob (e.g. "algorithm"). */
 static inline int knob_set_str(const char *name, const char *val)
 {
-	char path[128];
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), SPRITZ_SYSFS_DIR "/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fprintf(f, "%s\n", val) < 0)
-		ret = -EIO;
-	if (fclose(f))
-		ret = -errno;
-	return ret;
+	return spritz_sysfs_write(name, val);
 }
 
 #endif /* SPRITZ_DATAPATH_UTIL_H */

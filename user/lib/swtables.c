@@ -9,6 +9,7 @@
 
 #include <bpf/bpf.h>
 
+#include "spritz_err.h"
 #include "swtables.h"
 
 void spritz_lab_mac(int kind, int s, int idx, uint8_t mac[6])
@@ -44,18 +45,18 @@ int spritz_lab_check(const struct spritz_topo *t, char *err, size_t errlen)
 	int s;
 
 	if (t->nsw > SPRITZ_SW_MAX_SWITCHES) {
-		snprintf(err, errlen, "%d switches, the pipeline holds at most %d", t->nsw,
+		spritz_seterr(err, errlen, "%d switches, the pipeline holds at most %d", t->nsw,
 			 SPRITZ_SW_MAX_SWITCHES);
 		return -E2BIG;
 	}
 	for (s = 0; s < t->nsw; s++) {
 		if (spritz_topo_degree(t, s) > SPRITZ_SW_MAX_NET_PORTS) {
-			snprintf(err, errlen, "switch %d has %d ports, the pipeline holds at most %d",
+			spritz_seterr(err, errlen, "switch %d has %d ports, the pipeline holds at most %d",
 				 s, spritz_topo_degree(t, s), SPRITZ_SW_MAX_NET_PORTS);
 			return -E2BIG;
 		}
 		if (t->hosts[s] > SPRITZ_SW_MAX_HOSTS) {
-			snprintf(err, errlen, "switch %d has %d hosts, the pipeline holds at most %d",
+			spritz_seterr(err, errlen, "switch %d has %d hosts, the pipeline holds at most %d",
 				 s, t->hosts[s], SPRITZ_SW_MAX_HOSTS);
 			return -E2BIG;
 		}
@@ -68,7 +69,7 @@ static int put(int fd, const void *k, const void *v, const char *what, char *err
 	if (bpf_map_update_elem(fd, k, v, BPF_ANY)) {
 		int e = errno;
 
-		snprintf(err, errlen, "failed to update %s: %s", what, strerror(e));
+		spritz_seterr(err, errlen, "failed to update %s: %s", what, strerror(e));
 		return -e;
 	}
 	return 0;
