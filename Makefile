@@ -17,6 +17,10 @@
 #                     target FUZZ_RUNS times (default 10^6) on a corpus kept
 #                     in $(OUT)/fuzz/corpus/
 #   make asan | fuzzers  only the sanitized builds (part of make tests)
+#   make sim          the ns-3 simulator (sim/; built by make all when ns-3's
+#                     headers are installed, Documentation/sim.rst)
+#   make eval         the paper-scale evaluation on the simulator (60 min on
+#                     2 cores; writes $(OUT)/eval/ and Documentation/evaluation.rst)
 #   make demo         the main job (see README.md)
 #   make install      PREFIX=/usr/local DESTDIR= (and uninstall; see below)
 #   make install-dkms the module's sources for DKMS, dkms add + install
@@ -55,6 +59,7 @@ LIBSPRITZ := $(OUT)/user/libspritz.a
 CTL_SRCS := $(sort $(wildcard user/spritzctl/*.c))
 CTL_OBJS := $(patsubst %.c,$(OUT)/%.o,$(CTL_SRCS))
 SPRITZCTL := $(OUT)/spritzctl
+SPRITZCTL_FAULT := $(OUT)/selftests/spritzctl-fault
 # Lab tools (lab/*.c, one program each): the switch pipeline's loader.
 LAB_SRCS := $(sort $(wildcard lab/*.c))
 LABS := $(patsubst lab/%.c,$(OUT)/lab/%,$(LAB_SRCS))
@@ -81,23 +86,38 @@ BENCHES := $(patsubst selftests/bench/%.c,$(OUT)/selftests/bench/%,$(BENCH_SRCS)
 
 # The plain-C cores the simulator includes must compile as C++ too (checked
 # when a C++ compiler is installed).
-CXX_HDRS := include/spritz/switch_core.h
+CXX_HDRS := include/spritz/switch_core.h include/spritz/lb.h include/spritz/feedback.h
 CXX_CHECK := $(if $(shell command -v $(CXX) 2>/dev/null),$(OUT)/selftests/cxx-headers.ok)
+
+# ------------------------------------------------------------------ sim
+# The ns-3 simulator: C++ only for ns-3's API, every decision from the
+# shared headers, the fabric from libspritz.  Debian's pkg-config files for
+# ns-3 name libraries that are not installed, so the libraries are named
+# here (Documentation/sim.rst).
+CXX ?= g++
+NS3_INC ?= /usr/include/ns3
+HAVE_NS3 := $(wildcard $(NS3_INC)/core-module.h)
+SIM_SRCS := $(sort $(wildcard sim/*.cc))
+SIM_OBJS := $(patsubst %.cc,$(OUT)/%.o,$(SIM_SRCS))
+SIM := $(OUT)/sim/spritz-sim
+SIM_CXXFLAGS := -std=c++17 -O2 -g $(WARN) -I$(SRC)/include -I$(SRC)/user/lib
+SIM_LDLIBS := -lns3-traffic-control -lns3-point-to-point -lns3-internet -lns3-network \
+	-lns3-core $(USER_LDLIBS)
 
 # ------------------------------------------------------------------ kmod
 # Default: every installed Debian kernel that has headers and an image.
 KVERS ?= $(shell scripts/kernels 2>/dev/null)
 KVER ?=
 
-.PHONY: all user bpf kmod check check-host check-guest soak bench demo deps install clean \
+.PHONY: all user bpf kmod sim sim-maybe eval check check-host check-guest soak bench demo deps install clean \
 	format tests fuzz asan fuzzers
 .DEFAULT_GOAL := all
 
-all: user bpf kmod
+all: user bpf kmod sim-maybe
 
 user: $(SPRITZCTL) $(LABS)
 bpf: $(BPF_OBJS) $(BPF_SKELS)
-tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) asan fuzzers
+tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) $(SPRITZCTL_FAULT) asan fuzzers
 
 $(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(msg) CC $<
@@ -112,11 +132,24 @@ $(LIBSPRITZ): $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(CTL_OBJS): | $(BPF_SKELS)
+# libspritz's host units embed the datapath object (its libbpf skeleton)
+$(CTL_OBJS) $(LIB_OBJS): | $(BPF_SKELS)
 
 $(SPRITZCTL): $(CTL_OBJS) $(LIBSPRITZ)
 	$(msg) LD $@
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $(CTL_OBJS) $(LIBSPRITZ) $(USER_LDLIBS)
+
+# spritzctl for the tests of up, down and reload: spritz_fault() with
+# $$SPRITZ_FAULT (user/lib/spritz_fault.c) linked before libspritz's own.
+$(OUT)/selftests/spritz_fault.o: user/lib/spritz_fault.c user/lib/spritz_err.h
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -DSPRITZ_FAULT_INJECT -c $< -o $@
+
+$(SPRITZCTL_FAULT): $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ)
+	$(msg) LD $@
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ) \
+		$(USER_LDLIBS)
 
 $(OUT)/bpf/vmlinux.h:
 	$(msg) GEN $@
@@ -203,7 +236,7 @@ $(ASAN_OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 
 -include $(wildcard $(ASAN_OUT)/user/*/*.d)
 
-$(ASAN_CTL_OBJS): | $(BPF_SKELS)
+$(ASAN_CTL_OBJS) $(ASAN_LIB_OBJS): | $(BPF_SKELS)
 
 $(ASAN_LIB): $(ASAN_LIB_OBJS)
 	$(msg) AR $@
@@ -226,6 +259,8 @@ $(FUZZ_OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 
 -include $(wildcard $(FUZZ_OUT)/user/*/*.d)
 
+$(FUZZ_LIB_OBJS): | $(BPF_SKELS)
+
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(msg) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -234,6 +269,27 @@ $(FUZZ_OUT)/fuzz_%: selftests/fuzz/fuzz_%.c $(FUZZ_LIB) $(wildcard selftests/fuz
 	$(msg) CC-FUZZ $<
 	@mkdir -p $(@D)
 	$(Q)$(SAN_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(USER_LDLIBS)
+
+sim: $(SIM)
+
+ifneq ($(HAVE_NS3),)
+sim-maybe: $(SIM)
+else
+sim-maybe:
+	@echo "sim: skipped: no ns-3 headers in $(NS3_INC) (apt-get install libns3-dev)"
+endif
+
+$(OUT)/sim/%.o: sim/%.cc $(wildcard sim/*.h include/spritz/*.h user/lib/*.h)
+	$(msg) CXX $<
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(SIM_CXXFLAGS) -c $< -o $@
+
+$(SIM): $(SIM_OBJS) $(LIBSPRITZ)
+	$(msg) LD $@
+	$(Q)$(CXX) -o $@ $(SIM_OBJS) $(LIBSPRITZ) $(SIM_LDLIBS)
+
+eval: all
+	$(Q)OUT=$(abspath $(OUT)) sim/eval
 
 # Module: one build per kernel, each against a prepared copy of that kernel's
 # headers that can produce module BTF (scripts/kbuild-prep, see
@@ -257,7 +313,7 @@ check-guest: all tests
 soak: deps
 	$(Q)$(MAKE) all tests
 	$(Q)SPRITZ_UPDOWN_CYCLES=50 SPRITZ_RELOAD_CYCLES=30 SPRITZ_CYCLES=50 \
-		selftests/run --guest-only --timeout 3600 --kernels "$(KVERS)" \
+		selftests/run --guest-only --memdebug --timeout 3600 --kernels "$(KVERS)" \
 		spritzctl/updown kmod/reload_traffic kmod/cycles
 
 bench: deps

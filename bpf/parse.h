@@ -4,9 +4,10 @@
  * benchmark's floor program share it, so both parse exactly the same).
  *
  * Ethernet, up to two in-band VLAN tags (802.1Q / 802.1ad), then IPv6 with
- * TCP or UDP directly as next header, or IPv4 (options allowed, no
- * fragments) with TCP or UDP.  Anything else - other ethertypes, IPv6
- * extension headers, other L4 protocols, fragments, headers cut short by
+ * TCP or UDP directly as next header (or TCP behind BIG TCP's hop-by-hop
+ * jumbo header, below), or IPv4 (options allowed, no fragments) with TCP or
+ * UDP.  Anything else - other ethertypes, other IPv6 extension headers,
+ * other L4 protocols, fragments, headers cut short by
  * the packet, IP lengths that do not fit the packet, TCP data offsets
  * below 5 or beyond the segment - is classified and left alone.
  *
@@ -14,6 +15,14 @@
  * so the verifier proves it; lengths from the headers are checked against
  * skb->len.  GSO super-packets may carry an IP length of 0 (BIG TCP):
  * then the L4 length is what the skb holds.
+ *
+ * IPv6 BIG TCP (GSO packets above 64 KiB, gso_max_size > 65536): up to
+ * Linux 6.17 the stack inserts a hop-by-hop header with only a jumbo
+ * payload option (RFC 2675) in front of TCP, and the driver strips it.  tc
+ * egress sees it.  Exactly that shape is parsed - payload length 0, an
+ * 8-byte hop-by-hop header, option 0xC2 of length 4, a jumbo length above
+ * 65535 that fits the packet, TCP next - and the TCP segment is managed as
+ * any other; any other hop-by-hop header is left alone.
  */
 #ifndef _SPRITZ_PARSE_H
 #define _SPRITZ_PARSE_H
@@ -74,6 +83,19 @@ struct spritz_ip6 {
 	__u8 saddr[16];
 	__u8 daddr[16];
 };
+
+/* IPv6 BIG TCP's hop-by-hop header: one jumbo payload option (RFC 2675). */
+struct spritz_hbh_jumbo {
+	__u8 nexthdr;
+	__u8 hdrlen;	/* 0: 8 bytes */
+	__u8 opt_type;	/* SPRITZ_IPV6_TLV_JUMBO */
+	__u8 opt_len;	/* 4 */
+	__u32 jumbo;	/* bytes after the IPv6 header, this header included */
+};
+
+#define SPRITZ_NEXTHDR_HOP 0 /* IPv6 next header: hop-by-hop options */
+#define SPRITZ_IPV6_TLV_JUMBO 0xc2
+#define SPRITZ_IPV6_MAXPLEN 65535
 
 struct spritz_ip4 {
 	__u8 ver_ihl;
@@ -157,6 +179,28 @@ static __always_inline int spritz_pull_headers(struct __sk_buff *skb, __u32 want
 }
 
 /*
+ * BIG TCP's hop-by-hop header at @hbh, @room bytes of packet after the IPv6
+ * header: 0 and *@l4len = the TCP segment's length if it is exactly that
+ * shape, -1 if it is any other hop-by-hop header.
+ */
+static __always_inline int spritz_parse_jumbo(const struct spritz_ip6 *ip6,
+					      const struct spritz_hbh_jumbo *hbh,
+					      const void *data_end, __u32 room, __u32 *l4len)
+{
+	__u32 jumbo;
+
+	if ((const void *)(hbh + 1) > data_end || ip6->payload_len != 0 ||
+	    hbh->nexthdr != IPPROTO_TCP || hbh->hdrlen != 0 ||
+	    hbh->opt_type != SPRITZ_IPV6_TLV_JUMBO || hbh->opt_len != 4)
+		return -1;
+	jumbo = bpf_ntohl(hbh->jumbo);
+	if (jumbo <= SPRITZ_IPV6_MAXPLEN || jumbo > room)
+		return -1;
+	*l4len = jumbo - sizeof(*hbh);
+	return 0;
+}
+
+/*
  * Parse the Ethernet frame at offset @base of the packet: 0 for the packet
  * itself, the inner frame's offset for a tunnel (VXLAN, Geneve).
  */
@@ -201,11 +245,17 @@ static __always_inline int spritz_parse_at(struct __sk_buff *skb, __u32 base,
 		if ((ip6->vtc_flow & bpf_htonl(0xf0000000)) != bpf_htonl(0x60000000))
 			return SPRITZ_PK_MALFORMED;
 		l4p = ip6->nexthdr;
-		if (l4p != IPPROTO_TCP && l4p != IPPROTO_UDP)
-			return SPRITZ_PK_PROTO;
 		h->l3 = ip6;
 		off += SPRITZ_IPV6_HLEN;
 		iplen = bpf_ntohs(ip6->payload_len);
+		if (l4p == SPRITZ_NEXTHDR_HOP) {
+			if (spritz_parse_jumbo(ip6, data + off, data_end, skb_len - off, &iplen))
+				return SPRITZ_PK_PROTO;
+			l4p = IPPROTO_TCP;
+			off += sizeof(struct spritz_hbh_jumbo);
+		} else if (l4p != IPPROTO_TCP && l4p != IPPROTO_UDP) {
+			return SPRITZ_PK_PROTO;
+		}
 		if (iplen == 0 && skb->gso_segs > 1 && skb_len > off)
 			iplen = skb_len - off; /* BIG TCP */
 		if (off + iplen > skb_len)
@@ -302,11 +352,11 @@ static __always_inline __u32 spritz_tunnel_inner(struct __sk_buff *skb,
 
 	if ((void *)(t + 8) > data_end)
 		return 0;
-	if (port == 4789) {
+	if (port == SPRITZ_UDP_PORT_VXLAN) {
 		if (!(t[0] & SPRITZ_VXLAN_FLAG_I))
 			return 0;
 		inner = off + SPRITZ_VXLAN_HLEN;
-	} else if (port == 6081) {
+	} else if (port == SPRITZ_UDP_PORT_GENEVE) {
 		__u32 optlen = (t[0] & 0x3f) * 4;
 
 		if ((t[0] >> 6) != 0 || optlen > SPRITZ_GENEVE_OPT_MAX ||

@@ -4,7 +4,8 @@
  *
  *   spritz_egress   tc egress.  Managed traffic gets an entropy value (EV):
  *                   IPv6 TCP to a directory destination in the flow label,
- *                   UDP to a carrier port in the source port.  The EV comes
+ *                   UDP to a carrier port in the source port (RoCEv2 over
+ *                   IPv6: in the flow label; abi.h).  The EV comes
  *                   from the algorithm core (include/spritz/lb.h) and, when
  *                   it asks for a sample, from spritz.ko's bpf_spritz_pick().
  *                   TCP data sends are recorded in the flow's in-flight ring.
@@ -267,7 +268,7 @@ static __always_inline struct spritz_stats *spritz_stats_get(void)
 }
 
 /*
- * One feedback event (@kind for a send on EV | lat_class << 16 @ev_lat):
+ * One feedback event (@kind for a send on SPRITZ_PICK(EV, lat_class) @ev_lat):
  * into the algorithm state (feedback.h counts it), and its action
  * performed (disable the path in spritz.ko).  A global function: verified
  * once, not per call site.
@@ -275,11 +276,11 @@ static __always_inline struct spritz_stats *spritz_stats_get(void)
 __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
 			     struct spritz_stats *st, __u32 kind, __u32 ev_lat)
 {
-	__u16 ev = ev_lat & 0xffff;
+	__u16 ev = SPRITZ_PICK_EV(ev_lat);
 
 	if (!f || !cfg || !st)
 		return 0;
-	if (!(spritz_fb_apply(&f->lb, cfg, st, kind, ev, (ev_lat >> 16) & 0xff) &
+	if (!(spritz_fb_apply(&f->lb, cfg, st, kind, ev, SPRITZ_PICK_LAT_CLASS(ev_lat)) &
 	      SPRITZ_LB_ACT_DISABLE_PATH))
 		return 0;
 	if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
@@ -304,7 +305,7 @@ __noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_c
 		return 0;
 	for (i = 0; i < SPRITZ_FB_SLOTS; i++)
 		if (spritz_fb_take(&f->fb, i, &e))
-			spritz_fb_one(f, cfg, st, e.kind, e.ev | (__u32)e.lat_class << 16);
+			spritz_fb_one(f, cfg, st, e.kind, SPRITZ_PICK(e.ev, e.lat_class));
 	return 0;
 }
 
@@ -338,7 +339,7 @@ __noinline int spritz_ack_scan(struct spritz_flow *f, struct spritz_fb_ackinfo *
 
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
- * module when the core asks for a sample.  Returns EV | lat_class << 16,
+ * module when the core asks for a sample.  Returns SPRITZ_PICK(EV, lat_class),
  * or -1: no path (the packet leaves unsteered).  Inlined: a BPF-to-BPF
  * call per data packet costs more than the decision (TCG in particular).
  */
@@ -353,7 +354,7 @@ static __always_inline int spritz_decide(struct spritz_flow *f, const struct spr
 		return -1;
 	if (spritz_lb_send(&f->lb, &c->cfg, c->now, segs, &v) == SPRITZ_LB_USE_EV) {
 		st->dec_use_ev++;
-		return v.ev | (__u32)v.lat_class << 16;
+		return SPRITZ_PICK(v.ev, v.lat_class);
 	}
 	st->dec_sample++;
 	flags = v.flags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
@@ -553,15 +554,15 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	}
 	if (SPRITZ_BENCH_STOP(7))
 		goto out;
-	spritz_set_flowlabel(ip6, r & 0xffff);
+	spritz_set_flowlabel(ip6, SPRITZ_PICK_EV(r));
 	st->eg_rewrites++;
-	f->last_ev = r & 0xffff;
-	f->last_lat_class = (r >> 16) & 0xff;
+	f->last_ev = SPRITZ_PICK_EV(r);
+	f->last_lat_class = SPRITZ_PICK_LAT_CLASS(r);
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
 	if (SPRITZ_BENCH_STOP(8))
 		goto out;
 	if (kind == SPRITZ_SEG_DATA)
-		spritz_fb_record(&f->fb, st, c->now, seq, end, r & 0xffff, (r >> 16) & 0xff, segs);
+		spritz_fb_record(&f->fb, st, c->now, seq, end, SPRITZ_PICK_EV(r), SPRITZ_PICK_LAT_CLASS(r), segs);
 out:
 #ifdef SPRITZ_BENCH
 	/* bench build only: the next repeat of the test run is new data */
@@ -715,7 +716,8 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 	return SPRITZ_INNER_RECORD;
 }
 
-static __always_inline int spritz_udp_carrier(__u32 port)
+/* Whether UDP to @port carries an EV (abi.h, the spritz_udp map overrides). */
+static __always_inline int spritz_udp_carrier(__u32 port, int v6)
 {
 	struct spritz_udp_port *p = bpf_map_lookup_elem(&spritz_udp, &port);
 	__u32 mode = p ? p->mode : SPRITZ_UDP_DEFAULT;
@@ -724,7 +726,7 @@ static __always_inline int spritz_udp_carrier(__u32 port)
 		return 1;
 	if (mode != SPRITZ_UDP_DEFAULT)
 		return 0;
-	return SPRITZ_UDP_DEFAULT_CARRIER(port);
+	return SPRITZ_UDP_DEFAULT_CARRIER(port, v6);
 }
 
 static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct spritz_hdrs *h, int v6,
@@ -741,7 +743,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	__u32 segs;
 
 	port = bpf_ntohs(uh->dest);
-	if (!spritz_udp_carrier(port)) {
+	if (!spritz_udp_carrier(port, v6)) {
 		st->un_udp_port++;
 		return SPRITZ_TC_NEXT;
 	}
@@ -796,16 +798,21 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
 	}
-	f->last_ev = r & 0xffff;
-	f->last_lat_class = (r >> 16) & 0xff;
+	f->last_ev = SPRITZ_PICK_EV(r);
+	f->last_lat_class = SPRITZ_PICK_LAT_CLASS(r);
 	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
 	if (record) {
-		spritz_fb_record(&f->fb, st, c->now, in.seq, in.end, r & 0xffff, (r >> 16) & 0xff,
+		spritz_fb_record(&f->fb, st, c->now, in.seq, in.end, SPRITZ_PICK_EV(r), SPRITZ_PICK_LAT_CLASS(r),
 				 segs);
 		st->eg_inner_tcp++;
 	}
-	new = bpf_htons(r & 0xffff);
 	st->eg_rewrites++;
+	/* RoCEv2 over IPv6: the flow label, outside the ICRC (abi.h) */
+	if (v6 && SPRITZ_UDP_LABEL_CARRIER(port)) {
+		spritz_set_flowlabel(h->l3, SPRITZ_PICK_EV(r));
+		return SPRITZ_TC_NEXT;
+	}
+	new = bpf_htons(SPRITZ_PICK_EV(r));
 	if (new == old)
 		return SPRITZ_TC_NEXT;
 	uh->source = new;

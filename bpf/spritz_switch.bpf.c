@@ -28,8 +28,9 @@
  *   5. Rewrite MACs and hop limit / TTL, count, add the packet to the
  *      port's virtual queue (sw_vq), bpf_redirect().
  *
- * EV: UDP to a carrier port (4789, 6081, 4791, 4793): the source port;
- * other IPv6: flow label bits 0-15; other IPv4: none (default table).
+ * EV: UDP to a source-port carrier (VXLAN 4789, Geneve 6081, UET 4793):
+ * the source port; other IPv6 (RoCEv2 4791 included): flow label bits
+ * 0-15; other IPv4: none (default table).  SPRITZ_UDP_*_CARRIER in abi.h.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_endian.h>
@@ -208,7 +209,7 @@ static __always_inline int parse(struct __sk_buff *skb, struct pkt *p)
 /* The EV the packet carries; -1 if it carries none. */
 static __always_inline int carried_ev(const struct pkt *p)
 {
-	if (p->proto == PROTO_UDP && p->has_ports && SPRITZ_UDP_DEFAULT_CARRIER(p->dport))
+	if (p->proto == PROTO_UDP && p->has_ports && SPRITZ_UDP_SPORT_CARRIER(p->dport))
 		return p->sport;
 	if (p->v6)
 		return p->flowlabel & 0xffff;

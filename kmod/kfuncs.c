@@ -39,7 +39,7 @@ __bpf_kfunc u32 bpf_spritz_abi_version(void)
  * @dst: destination switch
  * @flags: SPRITZ_PICK_*
  *
- * Returns EV | lat_class << 16, -ENOENT without a table for @src or a list
+ * Returns SPRITZ_PICK(EV, lat_class), -ENOENT without a table for @src or a list
  * for @dst in it, -EINVAL for unknown flags.
  */
 __bpf_kfunc s32 bpf_spritz_pick(u32 src, u32 dst, u32 flags)

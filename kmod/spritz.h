@@ -22,6 +22,7 @@
 
 #include <spritz/abi.h>
 #include <spritz/knobs.h>
+#include <spritz/sampler.h> /* enum spritz_variant, struct spritz_alias */
 
 /* ------------------------------------------------------------ sysfs.c */
 
@@ -38,22 +39,6 @@ int spritz_sysfs_init(void);
 void spritz_sysfs_exit(void);
 
 /* ------------------------------------------------------------ table.c */
-
-/* Sampler variants, one alias table each per destination. */
-enum spritz_variant {
-	SPRITZ_V_WEIGHTED, /* Eq. 1 base x w_scale (uniform if weighted=0) */
-	SPRITZ_V_UNIFORM,  /* SPRITZ_PICK_UNIFORM */
-	SPRITZ_V_MIN_BIAS, /* SPRITZ_PICK_MIN_BIAS: class 0 x min_bias_factor */
-	SPRITZ_V_SMALL,	   /* SPRITZ_PICK_SMALL_FLOW: class 0 x small_flow_weight */
-	SPRITZ_V_NR,
-};
-
-/* One alias-method column: keep the column with prob/2^32, else alias. */
-struct spritz_alias {
-	u32 prob;
-	u16 alias;
-	u16 __pad;
-};
 
 /* All variants' alias tables of one destination, published by RCU. */
 struct spritz_sampler {

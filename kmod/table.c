@@ -229,69 +229,6 @@ int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
 	return 0;
 }
 
-/* The weight of enabled path @p in sampler variant @v, for knobs @k. */
-static u64 spritz_variant_weight(const struct spritz_path *p, enum spritz_variant v,
-				 const struct spritz_knob_values *k)
-{
-	switch (v) {
-	case SPRITZ_V_WEIGHTED:
-		if (!k->weighted)
-			return 1;
-		/* Eq. 1, then every path but the longest (1.0) x w_scale */
-		if (p->base_weight > SPRITZ_WEIGHT_ONE)
-			return (u64)p->base_weight * k->w_scale;
-		return p->base_weight;
-	case SPRITZ_V_MIN_BIAS:
-		/* Alg. 2/3 "w[0] <- min_bias_factor": the minimal class */
-		return p->lat_class == 0 ? k->min_bias_factor : 1;
-	case SPRITZ_V_SMALL:
-		return p->lat_class == 0 ? k->small_flow_weight : 1;
-	default:
-		return 1;
-	}
-}
-
-/*
- * Vose's alias method over @n weights in t->scratch, in integers: column i
- * keeps i with probability prob/2^32, else yields alias.  Weights are at
- * most 2^32 * 65535 and n <= 4096, so w * n fits in a u64.
- */
-static void spritz_alias_build(struct spritz_table *t, struct spritz_alias *col, u32 n, u64 total)
-{
-	u64 *w = t->scratch;
-	u32 ns = 0, nl = 0, i;
-
-	for (i = 0; i < n; i++) {
-		w[i] *= n; /* scaled: the average column is now exactly total */
-		if (w[i] < total)
-			t->small[ns++] = i;
-		else
-			t->large[nl++] = i;
-	}
-	while (ns && nl) {
-		u32 s = t->small[--ns], l = t->large[nl - 1];
-
-		col[s].prob = (u32)mul_u64_u64_div_u64(w[s], 1ULL << 32, total);
-		col[s].alias = l;
-		w[l] -= total - w[s];
-		if (w[l] < total) {
-			nl--;
-			t->small[ns++] = l;
-		}
-	}
-	/* full columns (exact arithmetic leaves no small ones behind) */
-	while (nl) {
-		i = t->large[--nl];
-		col[i].prob = U32_MAX;
-		col[i].alias = i;
-	}
-	while (ns) {
-		i = t->small[--ns];
-		col[i].prob = U32_MAX;
-		col[i].alias = i;
-	}
-}
-
 /* Build every variant of @d's samplers into @s from the paths' state now. */
 static void spritz_dest_build(struct spritz_table *t, struct spritz_dest *d,
 			      struct spritz_sampler *s)
@@ -311,7 +248,7 @@ static void spritz_dest_build(struct spritz_table *t, struct spritz_dest *d,
 			const struct spritz_path *p = &d->paths[i];
 
 			t->scratch[i] = READ_ONCE(p->disabled_until) ? 0 :
-					spritz_variant_weight(p, v, &k);
+					spritz_variant_weight(p->base_weight, p->lat_class, v, &k);
 			total += t->scratch[i];
 		}
 		if (!total) {
@@ -327,7 +264,7 @@ static void spritz_dest_build(struct spritz_table *t, struct spritz_dest *d,
 				t->scratch[i] = 1;
 			total = n;
 		}
-		spritz_alias_build(t, s->col[v], n, total);
+		spritz_alias_build(s->col[v], t->scratch, t->small, t->large, n, total);
 	}
 }
 
@@ -595,7 +532,8 @@ u32 spritz_path_weight_now(const struct spritz_path *p)
 	k.w_scale = spritz_knob(w_scale);
 	if (!k.weighted)
 		return SPRITZ_WEIGHT_ONE;
-	return min_t(u64, spritz_variant_weight(p, SPRITZ_V_WEIGHTED, &k), U32_MAX);
+	return min_t(u64, spritz_variant_weight(p->base_weight, p->lat_class, SPRITZ_V_WEIGHTED, &k),
+		     U32_MAX);
 }
 
 /* Milliseconds until @p is enabled again, 0 if it is enabled. */
@@ -606,18 +544,6 @@ u32 spritz_path_disabled_ms(const struct spritz_path *p)
 	if (!until)
 		return 0;
 	return time_after64(until, now) ? jiffies_to_msecs(until - now) : 1;
-}
-
-/* The sampler variant for bpf_spritz_pick() @flags. */
-static enum spritz_variant spritz_flags_variant(u32 flags)
-{
-	if (flags & SPRITZ_PICK_SMALL_FLOW)
-		return SPRITZ_V_SMALL;
-	if (flags & SPRITZ_PICK_MIN_BIAS)
-		return SPRITZ_V_MIN_BIAS;
-	if (flags & SPRITZ_PICK_UNIFORM)
-		return SPRITZ_V_UNIFORM;
-	return SPRITZ_V_WEIGHTED;
 }
 
 /* The live list from @src to @dst, or NULL (rcu_read_lock held). */
@@ -662,9 +588,7 @@ int spritz_pick(u32 src, u32 dst, u32 flags)
 	for (k = 0; k < SPRITZ_PICK_TRIES; k++) {
 		u32 hi = prandom_u32_state(rnd), lo = prandom_u32_state(rnd);
 
-		i = (u32)(((u64)hi * n) >> 32);
-		if (lo >= col[i].prob)
-			i = col[i].alias;
+		i = spritz_alias_pick(col, n, hi, lo);
 		p = &d->paths[i];
 		if (!READ_ONCE(p->disabled_until))
 			break;
@@ -681,7 +605,7 @@ int spritz_pick(u32 src, u32 dst, u32 flags)
 	}
 found:
 	atomic64_inc(&p->picks);
-	ret = p->ev | (u32)p->lat_class << 16;
+	ret = SPRITZ_PICK(p->ev, p->lat_class);
 out:
 	rcu_read_unlock();
 	return ret;

@@ -4,11 +4,13 @@
  * (Documentation/lab.rst, "Flow generator").
  *
  *	flowgen gen TOPO --scenario NAME --size BYTES [--seed N] [--per-host N]
- *	            [--start US]
+ *	            [--start US] [--members M] [--parallel N] [--round US]
+ *	            [--rate MBIT] [--load L] [--duration US] [--max-senders N]
  *	flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] [--out FILE]
  *
  * gen prints a flow list for a scenario (motivational, permutation,
- * adversarial, incast) on TOPO, one flow a line:
+ * adversarial, incast, allreduce-ring, allreduce-butterfly, alltoall,
+ * websearch) on TOPO, one flow a line:
  *
  *	START_US SRC_ADDR DST_ADDR SIZE_BYTES TAG
  *
@@ -29,6 +31,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -331,6 +334,247 @@ static void gen_pattern(const struct spritz_topo *t, const char *sc, long long s
 	free(perm);
 }
 
+/* Every host of @t in canonical order (switch, then host number). */
+static struct host *all_hosts(const struct spritz_topo *t, int *n)
+{
+	struct host *h = calloc(t->nhosts ? t->nhosts : 1, sizeof(*h));
+	int s, k;
+
+	if (!h)
+		die("failed to allocate hosts: out of memory");
+	*n = 0;
+	for (s = 0; s < t->nsw; s++)
+		for (k = 0; k < t->hosts[s]; k++)
+			h[*n].s = s, h[*n].k = k, (*n)++;
+	return h;
+}
+
+static void print_host_flow(long start_us, const struct host *a, const struct host *b,
+			    long long size, const char *tag)
+{
+	print_flow(start_us, a->s, a->k, b->s, b->k, size, tag);
+}
+
+struct gen_opts {
+	long long size;
+	int per_host, members, parallel, max_senders;
+	long start_us, round_us, duration_us;
+	double rate, load;
+};
+
+/*
+ * Collectives (paper §VI-B, "AI collectives"): @o->members hosts drawn at
+ * random (the collective's job; a power of two for the butterfly) run it,
+ * every other host sends SIZE to another of them in a random derangement
+ * (tag "background": the other jobs).  Each member holds SIZE bytes.  The
+ * list has no dependencies between flows, so a collective is its
+ * bandwidth-bound schedule, every flow at time 0 but alltoall's rounds:
+ *  allreduce-ring: member i streams 2 (m - 1) / m x SIZE to member i + 1
+ *	(the 2 (m - 1) steps of ring reduce-scatter and allgather, pipelined);
+ *  allreduce-butterfly: member i sends 2 x SIZE / 2^(k+1) to i XOR 2^k for
+ *	each of the log2 m steps k (recursive halving for reduce-scatter,
+ *	doubling for allgather, both of step k on one connection);
+ *  alltoall: member i sends SIZE / (m - 1) to every other member j, in
+ *	rounds of @o->parallel connections (j = i + 1 + r n + c), round r at
+ *	r x @o->round_us.
+ * The tag is the scenario's name; the collective ends with its last flow.
+ */
+static void gen_collective(const struct spritz_topo *t, const char *sc, const struct gen_opts *o)
+{
+	int n, m = o->members, i, k, *perm;
+	struct host *h = all_hosts(t, &n), *mem, *bg;
+	long long size = o->size;
+
+	perm = calloc(n, sizeof(int));
+	if (!perm)
+		die("failed to allocate hosts: out of memory");
+	if (m <= 0)
+		m = n / 2;
+	if (!strcmp(sc, "allreduce-butterfly"))
+		while (m & (m - 1))
+			m &= m - 1;	/* largest power of two not above */
+	if (m < 2 || m > n)
+		die("failed to generate %s: %d members of %d hosts (need 2..%d)", sc, m, n, n);
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	shuffle(perm, n);
+	mem = calloc(n, sizeof(*mem));
+	if (!mem)
+		die("failed to allocate hosts: out of memory");
+	for (i = 0; i < n; i++)
+		mem[i] = h[perm[i]];
+	bg = mem + m;
+	if (!strcmp(sc, "allreduce-ring")) {
+		for (i = 0; i < m; i++)
+			print_host_flow(0, &mem[i], &mem[(i + 1) % m], 2 * (m - 1) * size / m, sc);
+	} else if (!strcmp(sc, "allreduce-butterfly")) {
+		for (i = 0; i < m; i++)
+			for (k = 0; (1 << k) < m; k++)
+				print_host_flow(0, &mem[i], &mem[i ^ (1 << k)],
+						2 * size >> (k + 1), sc);
+	} else {
+		long long chunk = size / (m - 1) > 0 ? size / (m - 1) : 1;
+
+		for (i = 0; i < m; i++)
+			for (k = 0; k < m - 1; k++)
+				print_host_flow((k / o->parallel) * o->round_us, &mem[i],
+						&mem[(i + 1 + k) % m], chunk, sc);
+	}
+	/* the others: a derangement among themselves (shuffled cycle) */
+	if (n - m >= 2)
+		for (i = 0; i < n - m; i++)
+			print_host_flow(0, &bg[i], &bg[(i + 1) % (n - m)], size, "background");
+	free(mem);
+	free(perm);
+	free(h);
+}
+
+/*
+ * Web search (paper §VI-B, the DCTCP paper's trace): every host starts
+ * flows as a Poisson process for @o->duration_us at @o->load of a
+ * @o->rate link, sizes from the trace's CDF scaled by SIZE / 4 MiB (the
+ * lab's counterpart of the paper's 4 MiB flow), each to a random other
+ * other host with fewer than @o->max_senders other senders while the flow
+ * would be busy (its size at the link's rate): receivers are spread, no
+ * incast.  When none of 100 draws has room, the least busy of them.
+ */
+static const struct {
+	double bytes, cdf;
+} websearch_cdf[] = {
+	{ 0, 0 },		{ 10000, 0.15 },	{ 20000, 0.2 },	   { 30000, 0.3 },
+	{ 50000, 0.4 },		{ 80000, 0.53 },	{ 200000, 0.6 },   { 1000000, 0.7 },
+	{ 2000000, 0.8 },	{ 5000000, 0.9 },	{ 10000000, 0.97 }, { 30000000, 1 },
+};
+
+#define WS_N ((int)ARRAY_SIZE(websearch_cdf))
+
+static double unit_random(void)
+{
+	return (random() + 0.5) / ((double)RAND_MAX + 1);
+}
+
+/* A trace size: the CDF inverted, linear between its points. */
+static double websearch_size(void)
+{
+	double u = unit_random();
+	int i;
+
+	for (i = 1; i < WS_N - 1 && websearch_cdf[i].cdf < u; i++)
+		;
+	return websearch_cdf[i - 1].bytes + (websearch_cdf[i].bytes - websearch_cdf[i - 1].bytes) *
+		(u - websearch_cdf[i - 1].cdf) / (websearch_cdf[i].cdf - websearch_cdf[i - 1].cdf);
+}
+
+static double websearch_mean(void)
+{
+	double m = 0;
+	int i;
+
+	for (i = 1; i < WS_N; i++)
+		m += (websearch_cdf[i].cdf - websearch_cdf[i - 1].cdf) *
+		     (websearch_cdf[i].bytes + websearch_cdf[i - 1].bytes) / 2;
+	return m;
+}
+
+struct ws_flow {
+	double start, end;
+	int src, dst;
+};
+
+/* Distinct senders other than @src with a flow into @d overlapping [a, b). */
+static int ws_senders(const struct ws_flow *f, int nf, int d, int src, double a, double b)
+{
+	int i, j, c = 0;
+
+	for (i = 0; i < nf; i++) {
+		if (f[i].dst != d || f[i].src == src || f[i].end <= a || f[i].start >= b)
+			continue;
+		for (j = 0; j < i; j++)
+			if (f[j].dst == d && f[j].src == f[i].src && f[j].end > a && f[j].start < b)
+				break;
+		c += j == i;
+	}
+	return c;
+}
+
+static void gen_websearch(const struct spritz_topo *t, const struct gen_opts *o)
+{
+	double scale = o->size / 4194304.0, mean = websearch_mean() * scale;
+	double gap_us = mean * 8 / (o->load * o->rate); /* bytes * 8 / Mbit/s = us */
+	int n, i, j, d, c, best, tries, nf = 0, cap = 4096;
+	struct host *h = all_hosts(t, &n);
+	struct ws_flow *f = calloc(cap, sizeof(*f));
+
+	if (n < 2)
+		die("failed to generate websearch: %s has %d hosts", t->name, n);
+	if (!f)
+		die("failed to allocate flows: out of memory");
+	for (i = 0; i < n; i++) {
+		double at = 0;
+
+		for (;;) {
+			long long sz;
+			double end;
+
+			at += -log(unit_random()) * gap_us;
+			if (at >= o->duration_us)
+				break;
+			sz = (long long)(websearch_size() * scale + 0.5);
+			if (sz < 1)
+				sz = 1;
+			/* busy while it would take alone at the link's rate */
+			end = at + sz * 8 / o->rate;
+			for (tries = 0, d = -1, best = n + 1; tries < 100; tries++) {
+				j = random() % n;
+				if (j == i)
+					continue;
+				c = ws_senders(f, nf, j, i, at, end);
+				if (c < best)
+					best = c, d = j;
+				if (c < o->max_senders)
+					break;
+			}
+			if (d < 0)
+				d = (i + 1) % n;
+			if (nf == cap) {
+				cap *= 2;
+				f = realloc(f, cap * sizeof(*f));
+				if (!f)
+					die("failed to allocate flows: out of memory");
+			}
+			f[nf].start = at, f[nf].end = end, f[nf].src = i, f[nf].dst = d, nf++;
+			print_host_flow((long)at, &h[i], &h[d], sz, "websearch");
+		}
+	}
+	free(f);
+	free(h);
+}
+
+static const char *const scenarios[] = {
+	"motivational", "permutation", "adversarial", "incast", "allreduce-ring",
+	"allreduce-butterfly", "alltoall", "websearch",
+};
+
+static double parse_pos(const char *opt, const char *arg, double max)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end || !(v > 0) || v > max)
+		die("failed to parse --%s \"%s\": not a number in (0, %g]", opt, arg, max);
+	return v;
+}
+
+static long parse_long(const char *opt, const char *arg, long min, long max)
+{
+	char *end;
+	long v = strtol(arg, &end, 0);
+
+	if (*end || !*arg || v < min || v > max)
+		die("failed to parse --%s \"%s\": not a number in %ld..%ld", opt, arg, min, max);
+	return v;
+}
+
 static int cmd_gen(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -339,22 +583,30 @@ static int cmd_gen(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "per-host", required_argument, NULL, 'p' },
 		{ "start", required_argument, NULL, 't' },
+		{ "members", required_argument, NULL, 'm' },
+		{ "parallel", required_argument, NULL, 'P' },
+		{ "round", required_argument, NULL, 'r' },
+		{ "rate", required_argument, NULL, 'R' },
+		{ "load", required_argument, NULL, 'l' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "max-senders", required_argument, NULL, 'x' },
 		{}
 	};
+	struct gen_opts o = { .per_host = 1, .start_us = 200000, .parallel = 4, .rate = 4,
+			      .load = 1.0, .duration_us = 1000000, .max_senders = 4 };
 	const char *sc = NULL;
-	long long size = 0;
 	unsigned long seed = 1;
-	long per_host = 1, start_us = 200000;
 	struct spritz_topo *t;
 	char err[512] = "", *end;
+	size_t i;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'S': sc = optarg; break;
 		case 'z':
-			size = strtoll(optarg, &end, 0);
-			if (*end || size <= 0)
+			o.size = strtoll(optarg, &end, 0);
+			if (*end || o.size <= 0)
 				die("failed to parse --size \"%s\": not a positive byte count", optarg);
 			break;
 		case 's':
@@ -362,35 +614,41 @@ static int cmd_gen(int argc, char **argv)
 			if (*end)
 				die("failed to parse --seed \"%s\": not a number", optarg);
 			break;
-		case 'p':
-			per_host = strtol(optarg, &end, 0);
-			if (*end || per_host < 1 || per_host > 64)
-				die("failed to parse --per-host \"%s\": not a number in 1..64", optarg);
-			break;
-		case 't':
-			start_us = strtol(optarg, &end, 0);
-			if (*end || start_us < 0 || start_us > 600000000)
-				die("failed to parse --start \"%s\": not microseconds in 0..6e8", optarg);
-			break;
+		case 'p': o.per_host = (int)parse_long("per-host", optarg, 1, 64); break;
+		case 't': o.start_us = parse_long("start", optarg, 0, 600000000); break;
+		case 'm': o.members = (int)parse_long("members", optarg, 2, FG_MAX_NS); break;
+		case 'P': o.parallel = (int)parse_long("parallel", optarg, 1, FG_MAX_NS); break;
+		case 'r': o.round_us = parse_long("round", optarg, 0, 600000000); break;
+		case 'R': o.rate = parse_pos("rate", optarg, 1e6); break;
+		case 'l': o.load = parse_pos("load", optarg, 10); break;
+		case 'd': o.duration_us = parse_long("duration", optarg, 1, 600000000); break;
+		case 'x': o.max_senders = (int)parse_long("max-senders", optarg, 1, FG_MAX_NS); break;
 		default: return 2;
 		}
 	}
-	if (optind != argc - 1 || !sc || !size)
-		die("usage: flowgen gen TOPO --scenario motivational|permutation|adversarial|incast "
-		    "--size BYTES [--seed N] [--per-host N] [--start US]");
-	if (strcmp(sc, "motivational") && strcmp(sc, "permutation") &&
-	    strcmp(sc, "adversarial") && strcmp(sc, "incast"))
+	if (optind != argc - 1 || !sc || !o.size)
+		die("usage: flowgen gen TOPO --scenario NAME --size BYTES [--seed N] [--per-host N] "
+		    "[--start US] [--members M] [--parallel N] [--round US] [--rate MBIT] "
+		    "[--load L] [--duration US] [--max-senders N]");
+	for (i = 0; i < ARRAY_SIZE(scenarios) && strcmp(sc, scenarios[i]); i++)
+		;
+	if (i == ARRAY_SIZE(scenarios))
 		die("failed to generate \"%s\": unknown scenario (motivational, permutation, "
-		    "adversarial, incast)", sc);
+		    "adversarial, incast, allreduce-ring, allreduce-butterfly, alltoall, "
+		    "websearch)", sc);
 	if (spritz_topo_parse(argv[optind], &t, err, sizeof(err)))
 		die("failed to parse topology \"%s\": %s", argv[optind], err);
 	if (spritz_lab_check(t, err, sizeof(err)))
 		die("failed to fit %s in the lab: %s", argv[optind], err);
 	srandom(seed);
 	if (!strcmp(sc, "motivational"))
-		gen_motivational(t, size, (int)per_host, start_us);
+		gen_motivational(t, o.size, o.per_host, o.start_us);
+	else if (!strncmp(sc, "allreduce", 9) || !strcmp(sc, "alltoall"))
+		gen_collective(t, sc, &o);
+	else if (!strcmp(sc, "websearch"))
+		gen_websearch(t, &o);
 	else
-		gen_pattern(t, sc, size);
+		gen_pattern(t, sc, o.size);
 	spritz_topo_free(t);
 	return 0;
 }

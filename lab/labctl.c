@@ -4,12 +4,13 @@
  * drives it; the tests call it directly.
  *
  *	labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US]
- *	            [--mtu BYTES]
+ *	            [--mtu BYTES] [--deadline SEC]
  *	labctl load TOPO [--mode MODE] [--trace] [--rate MBIT] [--host-rate MBIT]
  *	            [--queue-limit BYTES]
  *	labctl mode MODE
  *	labctl fail TOPO (S:I ... | --fraction F [--seed N]) [--blackhole|--down|--clear]
  *	labctl counters [--reset]
+ *	labctl tcpstat NS...
  *	labctl send --from S:K --to D:K --ev EV [--count N] [--proto P] [--v4]
  *	            [--hop H] [--payload BYTES] [--dev eth0] [--no-reply]
  *
@@ -18,6 +19,8 @@
  *	host S K NS IFINDEX MAC ADDR6 ADDR4 SWDEV SWIFINDEX SWMAC
  *	link S I N J TYPE DEV_S IFI_S MAC_S DEV_N IFI_N MAC_N
  *	qdisc RATE_MBIT DELAY_LOCAL_US DELAY_GLOBAL_US LIMIT MIN MAX BURST MTU RTT_US
+ *	knobs NAME=VALUE ...	(Spritz's knobs scaled to the plan's BDP)
+ *	timers RTO_MIN_MS	(TCP's minimum RTO at the paper's ratio)
  * load loads bpf/spritz_switch.bpf.o, fills its maps from TOPO, pins them
  * under SPRITZ_SW_PIN_DIR and attaches the program at tc ingress of every
  * switch port in the namespaces sw<S>, then exits (the tc filters hold the
@@ -26,11 +29,15 @@
  * virtual queues UGAL-L reads drain at those rates and hold at most that
  * (without --rate no port is modelled and UGAL-L sees empty queues).
  * MODE: spritz, minimal, valiant, ecmp, ugal-l.  counters prints JSON.
+ * tcpstat prints the Tcp and TcpExt counters of /proc/net/snmp and
+ * /proc/net/netstat summed over the network namespaces NS (/run/netns/NS)
+ * as one JSON object with nstat's names (TcpRetransSegs,
+ * TcpExtTCPSACKReorder, ...), in one process.
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
- * the receiver), udp (flow label EV, port 9), udp-carrier (UDP to 4791,
- * source port EV), tcp-ack (no payload), tcp-data.  --no-reply uses a
+ * the receiver), udp (flow label EV, port 9), udp-carrier (UDP to VXLAN's
+ * 4789, source port EV), tcp-ack (no payload), tcp-data.  --no-reply uses a
  * source address outside the plan (switch 0xffff) so that whatever the
  * receiver answers (ICMP errors, RSTs) dies at its own switch.
  */
@@ -53,6 +60,8 @@
 #include <bpf/libbpf.h>
 #include <jansson.h>
 
+#include <spritz/defaults.h>
+#include <spritz/knobs.h>
 #include <spritz/switch.h>
 
 #include "spritz_switch.skel.h"
@@ -112,9 +121,42 @@ static void fmt_mac(const uint8_t *m, char *buf)
 
 /* ------------------------------------------------------------------ plan */
 
+/*
+ * The paper's knobs (knobs.h defaults, in units of its BDP of
+ * SPRITZ_DEF_BDP_PACKETS packets) in units of the plan's BDP of @q bytes
+ * and @rtt_us (Documentation/lab.rst, "Scaling" and "Timers"): explore
+ * 0.5 BDP, ECN threshold 8/88 BDP, small flows 1.43 BDP; the path timeout
+ * and TCP's minimum RTO the paper's RTO over its BDP time in plan RTTs
+ * (the timeout at least the knob's default, Linux's minimum RTO); paths
+ * disabled for the whole run (@deadline_s); flowlets split at half an RTT.
+ */
+static void plan_knobs(double q, int mtu, double rtt_us, double deadline_s)
+{
+	double p = q / mtu, bdp_pkts = SPRITZ_DEF_BDP_PACKETS;
+	double bdp_time_us = bdp_pkts * SPRITZ_DEF_PACKET_BYTES * 8.0 / SPRITZ_DEF_LINK_SPEED_MBPS;
+	double rtts = SPRITZ_DEF_RTO_US / bdp_time_us;
+	long e = (long)(SPRITZ_DEF_EXPLORE_THRESHOLD / bdp_pkts * p + 0.5);
+	long c = (long)(SPRITZ_DEF_ECN_THRESHOLD / bdp_pkts * p + 0.5);
+	long t = (long)(rtts * rtt_us), g = (long)(rtt_us / 2);
+
+	if (e < 1)
+		e = 1;
+	if (c < 1)
+		c = 1;
+	if (t < SPRITZ_DEF_TIMEOUT_US)
+		t = SPRITZ_DEF_TIMEOUT_US;
+	if (g < 1)
+		g = 1;
+	printf("knobs explore_threshold=%ld ecn_threshold=%ld small_flow_bytes=%ld timeout_us=%ld "
+	       "disable_ms=%ld flowlet_gap_us=%ld\n", e, c,
+	       (long)(SPRITZ_DEF_SMALL_FLOW_BYTES / (bdp_pkts * SPRITZ_DEF_PACKET_BYTES) * q), t,
+	       (long)(deadline_s * 1000), g);
+	printf("timers %ld\n", (long)(rtts * rtt_us / 1000 + 0.5));
+}
+
 static int cmd_plan(int argc, char **argv)
 {
-	double rate = 20, dl = 100, dg = 1000;
+	double rate = 20, dl = 100, dg = 1000, deadline = 20;
 	struct spritz_topo *t;
 	int s, i, k, c, mtu = LAB_MTU;
 	static const struct option opts[] = {
@@ -122,6 +164,7 @@ static int cmd_plan(int argc, char **argv)
 		{ "delay-local", required_argument, NULL, 'l' },
 		{ "delay-global", required_argument, NULL, 'g' },
 		{ "mtu", required_argument, NULL, 'm' },
+		{ "deadline", required_argument, NULL, 'd' },
 		{}
 	};
 	double ser_us, rtt_us, bdp;
@@ -133,12 +176,13 @@ static int cmd_plan(int argc, char **argv)
 		case 'l': dl = atof(optarg); break;
 		case 'g': dg = atof(optarg); break;
 		case 'm': mtu = atoi(optarg); break;
+		case 'd': deadline = atof(optarg); break;
 		default: return 2;
 		}
 	}
-	if (optind != argc - 1 || rate <= 0 || dl < 0 || dg < 0)
+	if (optind != argc - 1 || rate <= 0 || dl < 0 || dg < 0 || deadline <= 0)
 		die("usage: labctl plan TOPO [--rate MBIT] [--delay-local US] [--delay-global US] "
-		    "[--mtu BYTES]");
+		    "[--mtu BYTES] [--deadline SEC]");
 	if (mtu < 1280 || mtu > 65535)
 		die("failed to parse --mtu %d: not a byte count in 1280..65535", mtu);
 	t = load_topo(argv[optind]);
@@ -195,6 +239,7 @@ static int cmd_plan(int argc, char **argv)
 	burst = (2 * min + max) / (3 * mtu) + 1;
 	printf("qdisc %g %g %g %ld %ld %ld %ld %d %.0f\n", rate, dl, dg, limit, min, max, burst,
 	       mtu, rtt_us);
+	plan_knobs((double)limit, mtu, (double)(long)(rtt_us + 0.5), deadline);
 	spritz_topo_free(t);
 	return 0;
 }
@@ -472,6 +517,66 @@ static int cmd_counters(int argc, char **argv)
 	return 0;
 }
 
+/* --------------------------------------------------------------- tcpstat */
+
+/* Add the "Tcp:" and "TcpExt:" header/value line pairs of @path to @sum. */
+static void tcpstat_file(const char *path, json_t *sum)
+{
+	char hdr[8192], val[8192], *hs, *vs, *h, *v;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("failed to open %s: %s", path, strerror(errno));
+	while (fgets(hdr, sizeof(hdr), f) && fgets(val, sizeof(val), f)) {
+		char prefix[16], name[128];
+		size_t plen = strcspn(hdr, ":");
+
+		if (plen >= sizeof(prefix) || strncmp(hdr, val, plen + 1))
+			die("failed to parse %s: header and values do not pair", path);
+		memcpy(prefix, hdr, plen);
+		prefix[plen] = 0;
+		if (strcmp(prefix, "Tcp") && strcmp(prefix, "TcpExt"))
+			continue;
+		h = strtok_r(hdr + plen + 1, " \n", &hs);
+		v = strtok_r(val + plen + 1, " \n", &vs);
+		for (; h && v; h = strtok_r(NULL, " \n", &hs), v = strtok_r(NULL, " \n", &vs)) {
+			json_t *o;
+
+			snprintf(name, sizeof(name), "%s%s", prefix, h);
+			o = json_object_get(sum, name);
+			json_object_set_new(sum, name, json_integer((o ? json_integer_value(o) : 0) +
+								    strtoll(v, NULL, 10)));
+		}
+	}
+	fclose(f);
+}
+
+static int cmd_tcpstat(int argc, char **argv)
+{
+	json_t *sum = json_object();
+	char path[128];
+	int i, fd;
+
+	if (argc < 2)
+		die("usage: labctl tcpstat NS...");
+	for (i = 1; i < argc; i++) {
+		snprintf(path, sizeof(path), "/run/netns/%s", argv[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			die("failed to open %s: %s", path, strerror(errno));
+		if (setns(fd, CLONE_NEWNET))
+			die("failed to enter %s: %s", path, strerror(errno));
+		close(fd);
+		/* /proc/net is the reading thread's namespace */
+		tcpstat_file("/proc/thread-self/net/snmp", sum);
+		tcpstat_file("/proc/thread-self/net/netstat", sum);
+	}
+	json_dumpf(sum, stdout, JSON_COMPACT | JSON_SORT_KEYS);
+	putchar('\n');
+	json_decref(sum);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ send */
 
 static int cmd_send(int argc, char **argv)
@@ -560,7 +665,7 @@ static int cmd_send(int argc, char **argv)
 	}
 	if (l4p == 6 || l4p == 17) {
 		uint16_t sport = !strcmp(proto, "udp-carrier") ? (uint16_t)ev : 40000;
-		uint16_t dport = !strcmp(proto, "udp-carrier") ? SPRITZ_UDP_PORT_ROCEV2 : 9;
+		uint16_t dport = !strcmp(proto, "udp-carrier") ? SPRITZ_UDP_PORT_VXLAN : 9;
 
 		l4[0] = sport >> 8, l4[1] = sport;
 		l4[2] = dport >> 8, l4[3] = dport;
@@ -609,13 +714,13 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "plan", cmd_plan },	    { "load", cmd_load }, { "mode", cmd_mode },
 		{ "fail", cmd_fail },	    { "counters", cmd_counters },
-		{ "send", cmd_send },
+		{ "send", cmd_send },	    { "tcpstat", cmd_tcpstat },
 	};
 	size_t i;
 
 	if (argc < 2)
-		die("usage: labctl plan|load|mode|fail|counters|send ... (lab/labctl.c)");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		die("usage: labctl plan|load|mode|fail|counters|send|tcpstat ... (lab/labctl.c)");
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
 	die("unknown command %s", argv[1]);

@@ -28,6 +28,11 @@
 #include <linux/types.h>
 #endif
 
+#if !defined(__KERNEL__) && !defined(ARRAY_SIZE)
+/* as the kernel's (linux/array_size.h), for BPF and userspace */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* Release of the whole project (module, programs, spritzctl). */
 #define SPRITZ_VERSION "0.1.0"
 
@@ -52,16 +57,31 @@
 
 /*
  * EV carriers.  IPv6 TCP: the flow label holds the EV (label bits 0-15,
- * bits 16-19 zero).  UDP to a carrier port (VXLAN, Geneve, RoCEv2, UET by
- * default): the UDP source port is the EV.  Hosts write it, switches read it.
+ * bits 16-19 zero).  UDP, by destination port (Documentation/datapath.rst):
+ *
+ *  - VXLAN, Geneve, UET: the UDP source port is the EV.  Their source port
+ *    is flow entropy chosen by the sender, and nothing end to end covers it.
+ *  - RoCEv2 over IPv6: the flow label is the EV and the source port stays.
+ *    The RoCEv2 invariant CRC covers the UDP source port but masks the flow
+ *    label (IBA Annex A17.3.3), so only the label may change on the way.
+ *  - RoCEv2 over IPv4: no carrier by default (no header field is both
+ *    outside the ICRC and hashed by switches).
+ *
+ * Hosts write the EV, switches read it from the same field.
  */
 #define SPRITZ_UDP_PORT_VXLAN 4789
 #define SPRITZ_UDP_PORT_GENEVE 6081
 #define SPRITZ_UDP_PORT_ROCEV2 4791
 #define SPRITZ_UDP_PORT_UET 4793
-#define SPRITZ_UDP_DEFAULT_CARRIER(port)                                        \
+/* Ports whose source port carries the EV by default. */
+#define SPRITZ_UDP_SPORT_CARRIER(port)                                          \
 	((port) == SPRITZ_UDP_PORT_VXLAN || (port) == SPRITZ_UDP_PORT_GENEVE || \
-	 (port) == SPRITZ_UDP_PORT_ROCEV2 || (port) == SPRITZ_UDP_PORT_UET)
+	 (port) == SPRITZ_UDP_PORT_UET)
+/* Ports whose EV goes in the IPv6 flow label (over IPv6 only). */
+#define SPRITZ_UDP_LABEL_CARRIER(port) ((port) == SPRITZ_UDP_PORT_ROCEV2)
+/* A carrier by default: over IPv6 (v6 != 0) either kind, over IPv4 the first. */
+#define SPRITZ_UDP_DEFAULT_CARRIER(port, v6) \
+	(SPRITZ_UDP_SPORT_CARRIER(port) || ((v6) && SPRITZ_UDP_LABEL_CARRIER(port)))
 
 /* Paper §III-C: an EV entry is 16 bits of EV plus 8 bits of metadata. */
 #define SPRITZ_EV_ENTRY_BYTES 3
@@ -69,5 +89,10 @@
 /* Name of the kernel module, its sysfs directory and its BTF object. */
 #define SPRITZ_MODULE_NAME "spritz"
 #define SPRITZ_SYSFS_DIR "/sys/kernel/spritz"
+
+/* Elements of an array (the kernel has its own, linux/kernel.h). */
+#if !defined(__KERNEL__) && !defined(ARRAY_SIZE)
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 #endif /* _SPRITZ_ABI_H */

@@ -44,4 +44,12 @@
 /* Slim Fly: at most 4 hops (two minimal segments of a diameter-2 graph). */
 #define SPRITZ_SF_MAX_HOPS 4
 
+/*
+ * The paper's fabric in time (§VI-A, Table II): its BDP is 88 packets of
+ * SPRITZ_DEF_PACKET_BYTES (7.32 us at 400 Gb/s) and its TCP's RTO 100 us,
+ * 13.7 BDP times.  The lab scales knobs and timers by these (labctl plan).
+ */
+#define SPRITZ_DEF_BDP_PACKETS 88
+#define SPRITZ_DEF_RTO_US 100
+
 #endif /* _SPRITZ_DEFAULTS_H */

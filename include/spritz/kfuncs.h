@@ -44,13 +44,14 @@ SPRITZ_KFUNC __u32 bpf_spritz_abi_version(void);
 #define SPRITZ_PICK_FLAGS_ALL (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS | SPRITZ_PICK_SMALL_FLOW)
 
 /* bpf_spritz_pick() result: EV in bits 0-15, latency class in bits 16-23. */
+#define SPRITZ_PICK(ev, lat_class) ((__u32)(__u16)(ev) | (__u32)(__u8)(lat_class) << 16)
 #define SPRITZ_PICK_EV(r) ((__u16)((r) & 0xffff))
 #define SPRITZ_PICK_LAT_CLASS(r) ((__u8)(((r) >> 16) & 0xff))
 
 /*
  * Sample one enabled path from switch @src (the sending device's switch)
  * towards switch @dst in O(1), by the current weights (disabled paths weigh
- * 0).  Returns EV | lat_class << 16, or -ENOENT (no table for @src or no
+ * 0).  Returns SPRITZ_PICK(EV, lat_class), or -ENOENT (no table for @src or no
  * list for @dst), -EINVAL (bad flags).
  */
 SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 src, __u32 dst, __u32 flags);

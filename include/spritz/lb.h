@@ -145,10 +145,16 @@ struct spritz_lb_flow {
 	struct spritz_lb_entry buf[SPRITZ_BUF_MAX];
 };
 
-_Static_assert(sizeof(struct spritz_lb_cfg) == 24, "spritz_lb_cfg layout");
-_Static_assert(sizeof(struct spritz_lb_entry) == 6, "spritz_lb_entry layout");
-_Static_assert(sizeof(struct spritz_lb_flow) == 24 + 6 * SPRITZ_BUF_MAX, "spritz_lb_flow layout");
-_Static_assert((SPRITZ_BUF_MAX) >= 1 && (SPRITZ_BUF_MAX) <= 255, "SPRITZ_BUF_MAX fits len");
+/* C11 and C++17 (the simulator) spell a static assertion differently */
+#ifdef __cplusplus
+#define SPRITZ_LB_ASSERT static_assert
+#else
+#define SPRITZ_LB_ASSERT _Static_assert
+#endif
+SPRITZ_LB_ASSERT(sizeof(struct spritz_lb_cfg) == 24, "spritz_lb_cfg layout");
+SPRITZ_LB_ASSERT(sizeof(struct spritz_lb_entry) == 6, "spritz_lb_entry layout");
+SPRITZ_LB_ASSERT(sizeof(struct spritz_lb_flow) == 24 + 6 * SPRITZ_BUF_MAX, "spritz_lb_flow layout");
+SPRITZ_LB_ASSERT((SPRITZ_BUF_MAX) >= 1 && (SPRITZ_BUF_MAX) <= 255, "SPRITZ_BUF_MAX fits len");
 
 /* ------------------------------------------------------------- verdicts */
 
@@ -222,7 +228,7 @@ static __always_inline void spritz_lb_cfg_from_knobs(struct spritz_lb_cfg *c,
 	c->flowlet_gap_ns = (__u64)k->flowlet_gap_us * 1000;
 	c->explore_threshold = k->explore_threshold;
 	c->ecn_threshold = k->ecn_threshold;
-	c->algo = k->algorithm < SPRITZ_ALGO_NR ? (__u8)k->algorithm : SPRITZ_ALGO_NR;
+	c->algo = k->algorithm < SPRITZ_ALGO_NR ? (__u8)k->algorithm : (__u8)SPRITZ_ALGO_NR;
 	c->weighted = k->weighted ? 1 : 0;
 	c->buffer_size = k->buffer_size < SPRITZ_BUF_MAX ? (__u8)k->buffer_size : SPRITZ_BUF_MAX;
 	c->min_bias_ecn_pct = k->min_bias_ecn_pct < 100 ? (__u8)k->min_bias_ecn_pct : 100;

@@ -53,7 +53,7 @@
  */
 #define SPRITZ_SW_HOP_INIT 64
 
-/* UDP carrier ports: SPRITZ_UDP_DEFAULT_CARRIER() in abi.h. */
+/* UDP carrier ports and fields: SPRITZ_UDP_*_CARRIER() in abi.h. */
 
 /* sw_cfg.mode */
 enum spritz_sw_mode {

@@ -64,7 +64,7 @@ int main(void)
 
 	printf("# one switch's complete table, one core; goal <= 0.3 s and <= 64 MiB each\n");
 	fflush(stdout);
-	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
 		pid_t pid = fork();
 		int st;
 

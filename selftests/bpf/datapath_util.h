@@ -174,12 +174,13 @@ static inline void pkt_build(struct pkt *p, const struct spec *s)
 		memcpy(t + th, in.b, in.flen);
 		l4len = 8 + th + in.flen;
 		put16(l4, s->sport ? s->sport : 49999);
-		put16(l4 + 2, s->dport ? s->dport : s->geneve ? 6081 : 4789);
+		put16(l4 + 2, s->dport ? s->dport :
+		      s->geneve ? SPRITZ_UDP_PORT_GENEVE : SPRITZ_UDP_PORT_VXLAN);
 		put16(l4 + 4, (uint16_t)l4len);
 	} else if (proto == 17) {
 		l4len = 8 + s->paylen;
 		put16(l4, s->sport ? s->sport : 49999);
-		put16(l4 + 2, s->dport ? s->dport : 4789);
+		put16(l4 + 2, s->dport ? s->dport : SPRITZ_UDP_PORT_VXLAN);
 		put16(l4 + 4, (uint16_t)l4len);
 		for (i = 0; i < s->paylen; i++)
 			l4[8 + i] = (uint8_t)(i * 3 + 5);
@@ -224,6 +225,29 @@ static inline size_t pkt_l4(const struct spec *s)
  * checksum (a zero UDP checksum counts as valid).  1 valid, 0 invalid,
  * -1 not such a packet.
  */
+/*
+ * A hop-by-hop header of BIG TCP's shape (8 bytes, one option of length 4)
+ * in front of the TCP segment, with the IPv6 payload length, option type
+ * and jumbo length given (bpf/parse.h: only a real jumbo packet, above
+ * 64 KiB, which a test run cannot build, has the values it accepts).
+ */
+static inline void pkt_hbh_jumbo(struct pkt *p, const struct spec *s, uint16_t plen, uint8_t type,
+		      uint32_t jumbo)
+{
+	size_t l3 = pkt_l3(s), l4 = pkt_l4(s);
+
+	memmove(p->b + l4 + 8, p->b + l4, p->len - l4);
+	p->len += 8;
+	p->flen += 8;
+	put16(p->b + l3 + 4, plen);
+	p->b[l3 + 6] = 0;
+	p->b[l4] = 6;
+	p->b[l4 + 1] = 0;
+	p->b[l4 + 2] = type;
+	p->b[l4 + 3] = 4;
+	put32(p->b + l4 + 4, jumbo);
+}
+
 static inline int pkt_csum_ok(const uint8_t *b, size_t len)
 {
 	size_t off = 12, hl, l4len;
@@ -512,7 +536,7 @@ static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spri
 		inet_pton(AF_INET6, s->dst ? s->dst : DST1_6, k.daddr);
 	}
 	k.sport = s->sport ? s->sport : proto == 6 ? 40000 : 49999;
-	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : 4789;
+	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : SPRITZ_UDP_PORT_VXLAN;
 	k.proto = proto;
 	return bpf_map_lookup_elem(bpf_map__fd(skel->maps.spritz_flows), &k, f);
 }
@@ -520,19 +544,7 @@ static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spri
 /* Write a string knob (e.g. "algorithm"). */
 static inline int knob_set_str(const char *name, const char *val)
 {
-	char path[128];
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), SPRITZ_SYSFS_DIR "/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fprintf(f, "%s\n", val) < 0)
-		ret = -EIO;
-	if (fclose(f))
-		ret = -errno;
-	return ret;
+	return spritz_sysfs_write(name, val);
 }
 
 #endif /* SPRITZ_DATAPATH_UTIL_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Helpers for the tests of spritz.ko (selftests/bpf/prog_tests/): knob
- * access through /sys/kernel/spritz, table building and loading through
+ * access through libspritz (spritz_knobs.h), table building and loading through
  * libspritz's netlink client, and the chi-square critical value.
  */
 #ifndef SPRITZ_KMOD_UTIL_H
@@ -20,42 +20,27 @@
 #include <spritz/knobs.h> /* before any skeleton: struct spritz_knob_values */
 #include <spritz/netlink.h>
 
+#include "spritz_knobs.h"
 #include "spritz_nl.h"
 
-/* Read /sys/kernel/spritz/@name as a number (-1 on error). */
+/* /sys/kernel/spritz/@name as a number (-1 on error): libspritz's knob I/O. */
 static inline long long knob_get(const char *name)
 {
-	char path[128], buf[64];
-	ssize_t n;
-	int fd;
+	long long v;
 
-	snprintf(path, sizeof(path), SPRITZ_SYSFS_DIR "/%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return strtoll(buf, NULL, 10);
+	return spritz_knob_get(name, &v) ? -1 : v;
 }
 
-/* Write @val to /sys/kernel/spritz/@name; 0 or -errno. */
+/*
+ * Write @val to /sys/kernel/spritz/@name as it is (no range check here: the
+ * tests also write values the module must refuse); 0 or -errno.
+ */
 static inline int knob_set(const char *name, long long val)
 {
-	char path[128], buf[32];
-	int fd, n, ret = 0;
+	char buf[32];
 
-	snprintf(path, sizeof(path), SPRITZ_SYSFS_DIR "/%s", name);
-	n = snprintf(buf, sizeof(buf), "%lld\n", val);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, buf, n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
+	snprintf(buf, sizeof(buf), "%lld", val);
+	return spritz_sysfs_write(name, buf);
 }
 
 /* Monotonic time in ms. */

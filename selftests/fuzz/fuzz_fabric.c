@@ -31,7 +31,7 @@ static void check_paths(struct spritz_topo *t)
 		FUZZ_CHECK(n >= 0 && n <= cap, "0 -> %d: %d paths, cap %d", d, n, cap);
 		for (i = 0; i < n; i++) {
 			int len = spritz_ev_route(t, 0, d, p[i].ev, seq,
-						  (int)(sizeof(seq) / sizeof(seq[0])));
+						  (int)(ARRAY_SIZE(seq)));
 			uint64_t lat = 0;
 
 			FUZZ_CHECK(len >= 2 && seq[len - 1] == d, "0 -> %d: EV 0x%04x routes to %d",

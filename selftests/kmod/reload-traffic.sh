@@ -6,7 +6,7 @@
 #
 # Two namespaces joined by a veth pair; the sender (switch 3) runs Spritz
 # on its eth0.  Each cycle: "spritzctl up" loads the module, a TCP transfer
-# runs under Spray with timeout_us at 1 us while the receiver drops the
+# runs under Spray while the receiver drops the
 # packets of the paths through first-hop port 0 (EV1 = 0 in the flow
 # label), so those paths time out and are disabled (the dead-path rule,
 # feedback.h: re-enable timers armed for disable_ms = 60 s, sampler
@@ -28,22 +28,10 @@ cycles=${SPRITZ_RELOAD_CYCLES:-2}
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
 
+# The pair of namespaces, the receiver ready for a drop filter.
 setup()
 {
-	local ma mb
-
-	ip netns add spza && ip netns add spzb || return 1
-	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
-	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
-	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
-	ns spza ip route add fd00:5::/64 dev eth0
-	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
-	ns spzb ip route add fd00:3::/64 dev eth0
-	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
-	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
-	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
-	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent &&
-	ns spzb tc qdisc add dev eth0 clsact
+	ns_pair && ns spzb tc qdisc add dev eth0 clsact
 }
 
 # The receiver drops (on) or takes (off) TCP packets whose label has EV1 = 0.
@@ -100,7 +88,7 @@ cycle()
 
 	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts \
 		--algorithm spray || return 1
-	"$ctl" set timeout_us 1 && "$ctl" set disable_ms 60000 || rc=1
+	"$ctl" set disable_ms 60000 || rc=1
 	blackhole on || rc=1
 	rm -f /tmp/spritz-stop
 	ns spzb $py -c "$rx_py" >/tmp/spritz-rx &

@@ -49,10 +49,11 @@ is_up()
 	for m in $(map_names) spritz_egress spritz_ingress; do
 		[ -e $pins/$m ] || { echo "$m not pinned"; return 1; }
 	done
-	for m in $(map_names); do
-		bpftool -j map show pinned $pins/$m | jq -e '.btf_id > 0' >/dev/null ||
-			{ echo "$m has no BTF"; return 1; }
-	done
+	# one listing of all maps with their pins (a process less per map)
+	m=$(bpftool -j -f map show | jq -r --arg d "$pins/" \
+		'.[] | select((.btf_id // 0) == 0) | .pinned[]? | select(startswith($d))') ||
+		{ echo "cannot list maps"; return 1; }
+	[ -z "$m" ] || { echo "no BTF: $m"; return 1; }
 	[ "$(cat /sys/kernel/spritz/tables)" -gt 0 ] || { echo "no table"; return 1; }
 	[ "$(bpftool prog list | grep -c 'spritz_[ei]')" -eq 2 ] ||
 		{ echo "programs: $(bpftool prog list | grep spritz_)"; return 1; }
@@ -127,4 +128,24 @@ ns() # NAME CMD...
 nobody() # CMD...: run as uid/gid 65534
 {
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# A sender and a receiver: namespaces spza (switch 3, fd00:3::1) and spzb
+# (switch 5, fd00:5::1) joined by a veth pair named eth0 in both, with
+# static neighbours; $hosts maps both /64s to their switches.
+ns_pair()
+{
+	local ma mb
+
+	ip netns add spza && ip netns add spzb || return 1
+	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
+	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
+	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
+	ns spza ip route add fd00:5::/64 dev eth0
+	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
+	ns spzb ip route add fd00:3::/64 dev eth0
+	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
+	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
+	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
+	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
 }

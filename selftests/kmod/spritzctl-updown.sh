@@ -2,21 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # spritzctl up / down on a dummy device (Documentation/deployment.rst):
-# up/down cycles (SPRITZ_UPDOWN_CYCLES, default 5, make soak: 50) leave no
+# up/down cycles (SPRITZ_UPDOWN_CYCLES, default 2, make soak: 50) leave no
 # pinned object, tc filter, clsact qdisc, BPF
 # program or link, table or module behind; a second up changes nothing;
 # every injected failure of up (bad device, bad topology, switch id out of
 # range, module missing, BPF object missing, map pin path occupied) exits
 # with a clear error and rolls back completely; up --per-packet turns TSO
 # and GSO off and down restores them; a non-root caller is refused and
-# changes nothing.  Runs in the VM as root, module not loaded.
+# changes nothing.  A failure injected at each step of up, down --dev and
+# reload in turn (the tests' spritzctl-fault, $SPRITZ_FAULT: one row per
+# step, plus a netlink error between two table transactions and ENOSPC
+# half way through the directory) exits 1 and leaves the whole state
+# (pins, maps, tables, knobs, attachments, offloads) as it was.  Runs in
+# the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
 cycles()
 {
 	local i
 
-	for i in $(seq "${SPRITZ_UPDOWN_CYCLES:-5}"); do
+	for i in $(seq "${SPRITZ_UPDOWN_CYCLES:-2}"); do
 		"$ctl" up "${args[@]}" || { echo "up $i failed"; return 1; }
 		is_up || { echo "cycle $i"; return 1; }
 		"$ctl" down || { echo "down $i failed"; return 1; }
@@ -166,7 +171,79 @@ per_packet()
 	clean && return $rc
 }
 
-ktap_header 14
+fctl=$SPRITZ_OUT/selftests/spritzctl-fault
+dev1=spzud1
+
+# Everything up, down and reload may change, but the counters: the pins,
+# every map but spritz_stats (entries sorted: an LPM trie refilled may
+# iterate in another order), the tables (EV lists and base weights; a
+# COMMIT that puts one back is a new generation), every sysfs file of the
+# module, the attachments and TSO/GSO of both devices.
+whole_state()
+{
+	local m d
+
+	ls $pins 2>/dev/null
+	for m in $(map_names); do
+		[ "$m" = spritz_stats ] || [ ! -e $pins/$m ] ||
+			bpftool -j map dump pinned $pins/$m | jq -c "sort | .[]"
+	done
+	grep -o '^spritz ' /proc/modules
+	if [ -d /sys/kernel/spritz ]; then
+		grep -r . /sys/kernel/spritz/ 2>/dev/null | sort
+		"$ctl" show paths -j | jq -c '.tables[] | [.src_switch, .num_switches,
+			[.destinations[] | [.dst, [.paths[] | [.ev, .lat_class, .base_weight]]]]]'
+	fi
+	for d in $dev $dev1; do
+		echo "$d: $(spritz_attached $d) hooks, $(dev=$d offloads)"
+	done
+	bpftool prog list | grep -c spritz_
+}
+
+# SPRITZ_FAULT=POINT for each POINT of $1 on the command $2...: exit 1,
+# "injected fault", the whole state as before.
+faults() # POINTS CMD...
+{
+	local a p rc=0 points=$1
+	shift
+
+	a=$(whole_state)
+	for p in $points; do
+		SPRITZ_KO=$(spritz_ko) SPRITZ_FAULT=$p expect 1 "injected fault" "$fctl" "$@" ||
+			rc=1
+		[ "$a" = "$(whole_state)" ] ||
+			{ echo "$p: state changed:"; diff <(echo "$a") <(whole_state); rc=1; }
+	done
+	return $rc
+}
+
+# The first device: everything, module included, undone after the last
+# step; a second device (another switch, --algorithm, --per-packet): each
+# step undone, the first device untouched; then down --dev of the second
+# and reload (another switch, address plan and algorithm) of the first.
+fault_steps()
+{
+	local rc=0 up1=(--dev $dev1 --topo $topo --switch 5 --addr-plan fd00::/16
+		--algorithm spray --per-packet)
+
+	[ -x "$fctl" ] || { echo "$fctl not built"; return 1; }
+	ip link add $dev1 type dummy && ip link set $dev1 up || return 1
+	ethtool -K $dev1 tso on gso on
+	faults "module object attach+" up "${args[@]}" && clean || rc=1
+	"$ctl" up "${args[@]}" || return 1
+	faults "module table algorithm object directory offload device attach attach+" \
+		up "${up1[@]}" || rc=1
+	"$ctl" up "${up1[@]}" || rc=1
+	faults "detach offload device table teardown" down --dev $dev1 || rc=1
+	faults "tables tables/mid device directory directory/mid algorithm resync sync sync+" \
+		reload --dev $dev --topo $topo --switch 4 --addr-plan fd01::/16 \
+		--algorithm flicr || rc=1
+	"$ctl" down || rc=1
+	ip link del $dev1
+	clean && return $rc
+}
+
+ktap_header 15
 run_test clean_at_start clean
 run_test up_down_cycles cycles
 run_test up_twice_changes_nothing idempotent
@@ -181,6 +258,7 @@ run_test fail_module_missing fail_module
 run_test fail_bpf_object_missing fail_object
 run_test fail_pin_path_occupied fail_pin
 run_test non_root_refused non_root
+run_test fault_at_each_step fault_steps
 "$ctl" down >/dev/null 2>&1
 ip link del $dev
 ktap_finish

@@ -9,7 +9,9 @@
 # TCP's timers at the paper's ratio (rto_min, quickack); flowgen must refuse bad flow lists and
 # change nothing, and generate the motivational scenario's flow counts,
 # sizes and start.  lab/run with nearly every link down: unfinished flows
-# are counted, at their time from start to the deadline.  Spritz-Scout
+# are counted, at their time from start to the deadline.  results.json
+# has the hosts' TCP counters and Scout's datapath counters; the
+# switches' UGAL-L routes a permutation.  Spritz-Scout
 # flows over a blackholed link finish, and spritzctl shows the EVs
 # crossing the link disabled.
 # Needs root, veth, sch_htb, sch_red (guest suite).
@@ -83,19 +85,40 @@ test_run_schema()
 {
 	"$FABRIC" down
 	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation \
-		--schemes ecmp,minimal,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
+		--schemes ecmp,minimal,ugal-l,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
 		--out "$DIR/run" 2>&1 | tail -n 12 || return 1
 	jq -e --argjson size $SIZE '
 		(keys == ["fail_links", "runs", "scenario", "schemes", "timers", "topo"]) and .runs == 2 and
 		.timers.setting == "paper" and (.timers.rto_min_ms | type == "number") and
 		.topo == "dragonfly:p=1,a=2,h=1" and .scenario == "permutation" and .fail_links == 0 and
-		(.schemes | keys == ["ecmp", "minimal", "scout"]) and
-		all(.schemes[]; (keys == ["fct_us", "finished", "flows", "retransmits"]) and
+		(.schemes | keys == ["ecmp", "minimal", "scout", "ugal-l"]) and
+		all(.schemes[]; (keys == ["counters", "fct_us", "finished", "flows", "retransmits"]) and
+			(.counters | keys == ["runs", "spritz", "switch_drops", "tcp"]) and
+			(.counters.runs | length) == 2 and
+			([.counters.tcp[]] | length) == 9 and all(.counters.tcp[]; type == "number") and
 			.flows >= 6 and .finished == .flows and
 			(.fct_us | keys == ["max", "mean", "p50", "p99"]) and
 			.fct_us.p50 <= .fct_us.p99 and .fct_us.p99 <= .fct_us.max and
 			.fct_us.mean <= .fct_us.max and .fct_us.p50 > 0)' \
 		"$DIR/run/results.json" >/dev/null || { cat "$DIR/run/results.json"; return 1; }
+	# The counters: every flow's segments reached the hosts' TCP; Scout's
+	# datapath took ACK feedback, the other schemes have no Spritz
+	# counters; ugal-l (the switches' UGAL-L, plain senders) routed every
+	# flow (finished above) and its hosts sent data
+	jq -e '.schemes.scout.counters.spritz.feedback.ack > 0 and
+		.schemes.scout.counters.spritz.path_disables >= 0 and
+		.schemes.ecmp.counters.spritz == null and .schemes["ugal-l"].counters.spritz == null and
+		.schemes["ugal-l"].finished == .schemes["ugal-l"].flows' \
+		"$DIR/run/results.json" >/dev/null ||
+		{ jq -c '.schemes[] | .counters' "$DIR/run/results.json"; return 1; }
+	# every run's hosts sent and received segments (labctl tcpstat read
+	# every host namespace)
+	jq -e 'length == 2 and all(.[]; .tcp.TcpOutSegs > 0 and .tcp.TcpInSegs > 0)' \
+		"$DIR/run/hostctr-ecmp.json" >/dev/null ||
+		{ echo "hostctr-ecmp.json: $(jq -c '[.[].tcp | {TcpOutSegs, TcpInSegs}]' \
+			"$DIR/run/hostctr-ecmp.json")"; return 1; }
+	grep -q '^| scout | [0-9]* | .* | [0-9]*/[0-9]*/[0-9]*/[0-9]* | ' "$DIR/run/results.md" ||
+		{ echo "results.md: no counters row for scout"; return 1; }
 	# TCP's timers at the paper's ratio on every host: the minimum RTO
 	# 13.7 plan RTTs (13-14 x the plan's RTT), an ACK per packet, on the
 	# IPv6 and the IPv4 default route alike
@@ -119,7 +142,7 @@ test_run_schema()
 		"$DIR/run/flows-ecmp.json" >/dev/null || { echo "flows-ecmp.json: runs"; return 1; }
 	[ "$(jq '.schemes.ecmp.flows' "$DIR/run/results.json")" = \
 	  "$(jq '.flows | length' "$DIR/run/flows-ecmp.json")" ] || { echo "flow count"; return 1; }
-	grep -q '^Flows finished: ecmp [0-9]*/[0-9]*, minimal [0-9]*/[0-9]*, scout' "$DIR/run/results.md" ||
+	grep -q '^Flows finished: ecmp [0-9]*/[0-9]*, minimal [0-9]*/[0-9]*, ugal-l [0-9]*/[0-9]*, scout' "$DIR/run/results.md" ||
 		{ echo "results.md: no 'Flows finished' line"; return 1; }
 	# Scout (spritzctl up on every host): both runs' flows finished, the
 	# second after the tables were swapped in fresh (spritzctl reload)
@@ -230,8 +253,4 @@ test_spritz_disable()
 
 cases=(permutation bad_input gen run_schema unfinished spritz_disable)
 [ $# -gt 0 ] && cases=("$@")
-ktap_header ${#cases[@]}
-for c in "${cases[@]}"; do
-	run_test "$c" "test_$c"
-done
-ktap_finish
+ktap_run_cases "${cases[@]}"

@@ -37,16 +37,39 @@ ktap_result()
 }
 
 # run_test NAME CMD...: run CMD, indent its output as TAP comments, record it.
+# The case's wall time goes in a comment, for profiling (never a verdict).
 run_test()
 {
-	local name=$1 rc
+	local name=$1 rc t0=$EPOCHREALTIME
 	shift
 	set -o pipefail
 	"$@" 2>&1 | sed -u 's/^/# /'
 	rc=$?
 	set +o pipefail
+	ktap_time "$name" "$t0"
 	ktap_result "$name" "$rc"
 	return "$rc"
+}
+
+# ktap_time NAME T0: "# time NAME: S s" since T0 (an $EPOCHREALTIME).
+ktap_time()
+{
+	local t1=$EPOCHREALTIME
+	awk -v n="$1" -v a="${2/,/.}" -v b="${t1/,/.}" \
+		'BEGIN { printf "# time %s: %.1f s\n", n, b - a }'
+}
+
+# Run the cases NAME... (each the function test_NAME) as one plan, then
+# ktap_finish.
+ktap_run_cases() # NAME...
+{
+	local c
+
+	ktap_header $#
+	for c in "$@"; do
+		run_test "$c" "test_$c"
+	done
+	ktap_finish
 }
 
 # The summary line and the kselftest exit code.

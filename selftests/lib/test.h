@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spritz/abi.h>
 
 #define KSFT_PASS 0
 #define KSFT_FAIL 1
@@ -161,7 +162,7 @@ static inline void test__skip(const char *reason)
 	struct test_state test__state;                                      \
 	int main(int argc, char **argv)                                     \
 	{                                                                   \
-		return test_main((cases), sizeof(cases) / sizeof((cases)[0]), argc, argv); \
+		return test_main((cases), ARRAY_SIZE(cases), argc, argv); \
 	}
 
 static inline int test_main(const struct test_case *cases, size_t n, int argc, char **argv)

@@ -149,7 +149,7 @@ guest() # KVER
 
 	index "$1" "$t/root-$1" || return 1
 	s=$(date +%s)
-	selftests/vm/run --kernel "$1" --timeout 300 -- \
+	selftests/vm/run --kernel "$1" --timeout 1800 -- \
 		selftests/packaging/dkms-guest.sh "$t/root-$1/lib/modules/$1"
 	e=$?
 	echo "VM: $(($(date +%s) - s)) s"

@@ -103,7 +103,7 @@ static void test_hosts_table(void)
 {
 	size_t i, k;
 
-	for (i = 0; i < sizeof(hosts_cases) / sizeof(hosts_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(hosts_cases); i++) {
 		const struct hosts_case *c = &hosts_cases[i];
 		struct spritz_dir_list l;
 		char err[256] = "";
@@ -165,7 +165,7 @@ static void test_hosts_limits(void)
 	text = malloc((SPRITZ_DIR_MAX + 1) * 32 + 600);
 	if (!ASSERT_OK_PTR(text, "malloc"))
 		return;
-	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(widths); i++) {
 		/* "10.0.0.0/24 1" padded with blanks before the comment */
 		len = (size_t)sprintf(text, "10.0.0.0/24 1");
 		while (len < widths[i].width - 1)
@@ -178,7 +178,7 @@ static void test_hosts_limits(void)
 			ASSERT_TRUE(strstr(err, "hosts:1: line longer than 512") != NULL,
 				    widths[i].name);
 	}
-	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
 		for (k = 0, len = 0; k < counts[i].entries; k++)
 			len += (size_t)sprintf(text + len, "fd00:%zx:%zx::/64 %zu\n", k >> 16,
 					       k & 0xffff, k % NSW);
@@ -245,7 +245,7 @@ static void test_plan_table(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(plan_cases) / sizeof(plan_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(plan_cases); i++) {
 		const struct plan_case *c = &plan_cases[i];
 		struct spritz_plan p = { .prefix = { 0xab }, .plen = 77 };
 		struct spritz_dir_list l;

@@ -159,7 +159,7 @@ static void test_bad_files(void)
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		struct spritz_topo *t = NULL;
 		char err[512] = "", want[600];
 		const char *path = fixture(bad[k].file);
@@ -205,7 +205,7 @@ static void test_bad_text(void)
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		struct spritz_topo *t = NULL;
 		char err[512] = "", want[64];
 
@@ -272,7 +272,7 @@ static void test_link_limits(void)
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
 		struct spritz_topo *t = NULL;
 		char err[512] = "";
 		uint64_t bits, want;
@@ -319,7 +319,7 @@ static void test_linkless(void)
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
 		struct spritz_topo *t = NULL;
 		char err[512] = "";
 

@@ -83,7 +83,7 @@ static const struct {
 #undef X
 };
 
-#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+#define NCOUNTERS (ARRAY_SIZE(counters))
 
 static __u64 ctr(const struct spritz_stats *s, size_t i)
 {
@@ -222,7 +222,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 	trace_tmo = TMO_NS;
 }
 
-#define RUN(name, trace, dis) run_trace((name), (trace), sizeof(trace) / sizeof((trace)[0]), (dis))
+#define RUN(name, trace, dis) run_trace((name), (trace), ARRAY_SIZE(trace), (dis))
 
 /* EVs of the traces */
 #define E1 0x0101

@@ -168,7 +168,7 @@ static void run_trace(const char *name, const struct spritz_lb_cfg *cfg, struct 
 	do {                                                             \
 		struct spritz_lb_flow ___f;                              \
 		spritz_lb_flow_init(&___f, &(cfg));                      \
-		run_trace((name), &(cfg), &___f, (trace), sizeof(trace) / sizeof((trace)[0])); \
+		run_trace((name), &(cfg), &___f, (trace), ARRAY_SIZE(trace)); \
 	} while (0)
 
 static struct spritz_lb_cfg cfg_of(__u8 algo)
@@ -195,7 +195,7 @@ static void test_abi(void)
 	ASSERT_EQ(sizeof(struct spritz_lb_verdict), 12, "verdict size");
 	ASSERT_EQ(SPRITZ_LB_SAMPLE_UNIFORM, SPRITZ_PICK_UNIFORM, "uniform flag = kfunc flag");
 	ASSERT_EQ(SPRITZ_LB_SAMPLE_MIN_BIAS, SPRITZ_PICK_MIN_BIAS, "min-bias flag = kfunc flag");
-	ASSERT_EQ(sizeof(names) / sizeof(names[0]), SPRITZ_ALGO_NR, "algorithm names");
+	ASSERT_EQ(ARRAY_SIZE(names), SPRITZ_ALGO_NR, "algorithm names");
 	ASSERT_STREQ(names[SPRITZ_ALGO_SCOUT], "scout", "scout index");
 	ASSERT_STREQ(names[SPRITZ_ALGO_SPRAY], "spray", "spray index");
 	ASSERT_STREQ(names[SPRITZ_ALGO_OPS], "ops", "ops index");
@@ -1085,7 +1085,7 @@ static void property(__u8 algo)
 				SPRITZ_FB_ACK_ECN, SPRITZ_FB_ACK_ECN, SPRITZ_FB_ACK_ECN,
 				SPRITZ_FB_NACK, SPRITZ_FB_TIMEOUT,
 			};
-			unsigned int kind = kinds[rndn(sizeof(kinds) / sizeof(kinds[0]))];
+			unsigned int kind = kinds[rndn(ARRAY_SIZE(kinds))];
 
 			/* mostly feedback for EVs actually sent, sometimes any */
 			ev = nsent && rndn(4) ? sent[rndn(nsent < 16 ? nsent : 16)] : rndn(PROP_EVS);

@@ -499,7 +499,7 @@ static void test_base_weight(void)
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
 		uint64_t lat = rows[k].lat, longest = rows[k].longest;
 		unsigned __int128 want;
 
@@ -555,7 +555,7 @@ static void test_long_links(void)
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
 		struct spritz_topo *t = NULL;
 		struct spritz_path p[16];
 		char err[256] = "";

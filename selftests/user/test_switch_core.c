@@ -154,7 +154,7 @@ static void test_decide(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(dcases) / sizeof(dcases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(dcases); i++) {
 		const struct dcase *c = &dcases[i];
 		struct spritz_sw_cfg cfg = cfg_of(c->mode, c->generic ? SPRITZ_SW_POLICY_GENERIC
 								      : SPRITZ_SW_POLICY_DRAGONFLY);
@@ -219,7 +219,7 @@ static void test_ugal_choice(void)
 	struct spritz_sw_cfg cfg = cfg_of(SPRITZ_SW_MODE_UGAL_L, SPRITZ_SW_POLICY_DRAGONFLY);
 	size_t i;
 
-	for (i = 0; i < sizeof(ucases) / sizeof(ucases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ucases); i++) {
 		const struct ucase *c = &ucases[i];
 		struct spritz_sw_decision d;
 		struct spritz_sw_pkt p;
@@ -270,7 +270,7 @@ static void test_ugal_ecmp2(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct spritz_sw_decision d;
 		struct spritz_sw_pkt p;
 		__u32 ret;
@@ -318,7 +318,7 @@ static void test_ugal_hop2(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct spritz_sw_cfg cfg = cfg_of(SPRITZ_SW_MODE_UGAL_L,
 						  cases[i].generic ? SPRITZ_SW_POLICY_GENERIC
 								   : SPRITZ_SW_POLICY_DRAGONFLY);
@@ -434,7 +434,7 @@ static void test_port_check(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		ASSERT_EQ(spritz_sw_port_check(cases[i].flags, cases[i].ifindex, cases[i].pure_ack),
 			  cases[i].drop, cases[i].name);
 }
@@ -476,7 +476,7 @@ static void test_vq(void)
 	struct spritz_sw_vq q = {};
 	size_t i;
 
-	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		if (q.rate_kbps != steps[i].rate)
 			memset(&q, 0, sizeof(q));
 		q.rate_kbps = steps[i].rate;

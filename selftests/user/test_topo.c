@@ -17,7 +17,7 @@ static void test_df_degrees(void)
 	static const int params[][3] = { { 4, 8, 4 }, { 2, 4, 2 }, { 1, 1, 1 }, { 3, 5, 3 } };
 	size_t k;
 
-	for (k = 0; k < sizeof(params) / sizeof(params[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(params); k++) {
 		int p = params[k][0], a = params[k][1], h = params[k][2], s, i;
 		struct spritz_topo *t;
 		char spec[64];
@@ -108,7 +108,7 @@ static void test_gf(void)
 	static struct spritz_gf F;
 	size_t k;
 
-	for (k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(qs); k++) {
 		int q = qs[k], a, b, c, e, v, bad = 0;
 
 		if (!ASSERT_OK(spritz_gf_init(&F, q), "gf init"))
@@ -146,7 +146,7 @@ static void test_sf_degrees_diameter(void)
 	static const int qs[] = { 3, 5, 7, 9, 11, 13, 17, 19, 23, 25, 27, 29 };
 	size_t k;
 
-	for (k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(qs); k++) {
 		int q = qs[k], delta = q % 4 == 1 ? 1 : -1, deg = (3 * q - delta) / 2, s, i;
 		struct spritz_topo *t;
 		char spec[64];
@@ -191,7 +191,7 @@ static void test_sf_reject(void)
 	char err[256];
 	size_t k;
 
-	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		err[0] = '\0';
 		ASSERT_ERR(spritz_topo_parse(bad[k], &t, err, sizeof(err)), bad[k]);
 		ASSERT_TRUE(err[0] != '\0', "message");
@@ -305,7 +305,7 @@ static void test_topo_parse(void)
 	char err[256];
 	size_t k;
 
-	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		err[0] = '\0';
 		if (!ASSERT_ERR(spritz_topo_parse(bad[k], &t, err, sizeof(err)), bad[k]))
 			printf("# accepted \"%s\"\n", bad[k]);
@@ -360,7 +360,7 @@ static void test_topo_spec(void)
 	};
 	size_t k;
 
-	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
 		struct spritz_topo_spec s = { .kind = 77, .p = -1 };
 		char err[256] = "";
 		int ret = spritz_topo_spec_parse(rows[k].spec, &s, err, sizeof(err));

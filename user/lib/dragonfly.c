@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "spritz_err.h"
 #include "topo.h"
 
-#define errf(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
 /* Build Dragonfly(p, a, h). */
 int spritz_dragonfly(int p, int a, int h, struct spritz_topo **out, char *err, size_t errlen)
@@ -28,19 +28,19 @@ int spritz_dragonfly(int p, int a, int h, struct spritz_topo **out, char *err, s
 	int deg, s, ret;
 
 	if (a < 1 || h < 1 || p < 0 || a > 256 || h > 255) {
-		errf("dragonfly needs a >= 1, h >= 1, p >= 0");
+		spritz_seterr(err, errlen, "dragonfly needs a >= 1, h >= 1, p >= 0");
 		return -EINVAL;
 	}
 	deg = a - 1 + h;
 	if (deg > SPRITZ_MAX_NET_PORTS) {
-		errf("a - 1 + h = %d network ports, EVs address at most %d", deg,
+		spritz_seterr(err, errlen, "a - 1 + h = %d network ports, EVs address at most %d", deg,
 		     SPRITZ_MAX_NET_PORTS);
 		return -EINVAL;
 	}
 	g = (long)a * h + 1;
 	nsw = g * a;
 	if (nsw > 1000000 || (long)p * nsw > 100000000L) {
-		errf("dragonfly with %ld switches is too large", nsw);
+		spritz_seterr(err, errlen, "dragonfly with %ld switches is too large", nsw);
 		return -E2BIG;
 	}
 	t = spritz_topo_alloc((int)nsw, (size_t)nsw * deg);

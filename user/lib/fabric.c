@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spritz_err.h"
 #include "topo.h"
 
 #define MAX_SWITCHES 20000
@@ -482,7 +483,7 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 		if (c)
 			*c = '\0';
 		for (c = strtok_r(line, " \t\r", &save); c; c = strtok_r(NULL, " \t\r", &save)) {
-			if (n == (int)(sizeof(tok) / sizeof(tok[0]))) {
+			if (n == (int)(ARRAY_SIZE(tok))) {
 				ret = perr(&P, P.line, "line has too many fields");
 				break;
 			}
@@ -517,7 +518,7 @@ int spritz_fabric_load(const char *path, struct spritz_topo **out, char *err, si
 	if (!f) {
 		ret = -errno;
 		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			spritz_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
 	do {
@@ -538,7 +539,7 @@ int spritz_fabric_load(const char *path, struct spritz_topo **out, char *err, si
 	} while (n);
 	if (ferror(f)) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s: read error", path);
+			spritz_seterr(err, errlen, "%s: read error", path);
 		free(text);
 		fclose(f);
 		return -EIO;
@@ -547,7 +548,7 @@ int spritz_fabric_load(const char *path, struct spritz_topo **out, char *err, si
 	text[len] = '\0';
 	if (memchr(text, '\0', len)) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s: binary file (NUL byte)", path);
+			spritz_seterr(err, errlen, "%s: binary file (NUL byte)", path);
 		free(text);
 		return -EINVAL;
 	}

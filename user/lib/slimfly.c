@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spritz_err.h"
 #include "topo.h"
 
-#define errf(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
 
 /* prime and exponent of q if it is a prime power, else 0. */
 int spritz_prime_power(int q, int *prime, int *k)
@@ -182,21 +182,21 @@ int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t err
 	int delta, w, deg, nsw, qq, e, v, ret, pr, kk;
 
 	if (q < 2 || q > 255 || !spritz_prime_power(q, &pr, &kk)) {
-		errf("q = %d is not a prime power below 256", q);
+		spritz_seterr(err, errlen, "q = %d is not a prime power below 256", q);
 		return -EINVAL;
 	}
 	delta = sf_delta(q);
 	if (delta != 1 && delta != -1) {
-		errf("q = %d: only q = 4w +- 1 is supported (q = 2 and q = 4w are not)", q);
+		spritz_seterr(err, errlen, "q = %d: only q = 4w +- 1 is supported (q = 2 and q = 4w are not)", q);
 		return -EINVAL;
 	}
 	if (p < 0) {
-		errf("slimfly needs p >= 0");
+		spritz_seterr(err, errlen, "slimfly needs p >= 0");
 		return -EINVAL;
 	}
 	deg = (3 * q - delta) / 2;
 	if (deg > SPRITZ_MAX_NET_PORTS) {
-		errf("q = %d gives %d network ports, EVs address at most %d", q, deg,
+		spritz_seterr(err, errlen, "q = %d gives %d network ports, EVs address at most %d", q, deg,
 		     SPRITZ_MAX_NET_PORTS);
 		return -EINVAL;
 	}
@@ -227,7 +227,7 @@ int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t err
 	for (v = 1; v < q; v++)
 		if (inX[v] != inX[F->neg[v]] || inXp[v] != inXp[F->neg[v]]) {
 			free(F);
-			errf("q = %d: generator sets are not symmetric", q);
+			spritz_seterr(err, errlen, "q = %d: generator sets are not symmetric", q);
 			return -EINVAL;
 		}
 	qq = q * q;
@@ -277,7 +277,7 @@ int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t err
 			n++;
 		}
 		if (n != deg) {
-			errf("q = %d: switch %d has degree %d, expected %d", q, v, n, deg);
+			spritz_seterr(err, errlen, "q = %d: switch %d has degree %d, expected %d", q, v, n, deg);
 			ret = -EINVAL;
 			goto fail;
 		}

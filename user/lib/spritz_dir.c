@@ -13,24 +13,11 @@
 #include <spritz/maps.h>
 
 #include "spritz_dir.h"
+#include "spritz_err.h"
 
 #define HOSTS_LINE_MAX 512
 
 static const uint8_t v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int push(struct spritz_dir_list *l, const struct spritz_dir_entry *e)
 {
@@ -199,7 +186,7 @@ static int parse_line(char *s, uint32_t nsw, struct spritz_dir_entry *e, char *w
 	int n = 0;
 
 	for (c = strtok_r(s, " \t\r", &save); c; c = strtok_r(NULL, " \t\r", &save)) {
-		if (n == (int)(sizeof(tok) / sizeof(tok[0]))) {
+		if (n == (int)(ARRAY_SIZE(tok))) {
 			n++;
 			break;
 		}
@@ -277,13 +264,13 @@ static int hosts_read(FILE *f, const char *path, uint32_t nsw, struct spritz_dir
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (len > HOSTS_LINE_MAX) {
-			set_err(err, errlen, "%s:%u: line longer than %d characters", path, lineno,
+			spritz_seterr(err, errlen, "%s:%u: line longer than %d characters", path, lineno,
 				HOSTS_LINE_MAX);
 			ret = -EINVAL;
 			goto out;
 		}
 		if (memchr(line, '\0', (size_t)len)) {
-			set_err(err, errlen, "%s:%u: NUL byte (not a text file)", path, lineno);
+			spritz_seterr(err, errlen, "%s:%u: NUL byte (not a text file)", path, lineno);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -294,11 +281,11 @@ static int hosts_read(FILE *f, const char *path, uint32_t nsw, struct spritz_dir
 			continue;
 		ret = parse_line(line, nsw, &e, why, sizeof(why));
 		if (ret) {
-			set_err(err, errlen, "%s:%u: %s", path, lineno, why);
+			spritz_seterr(err, errlen, "%s:%u: %s", path, lineno, why);
 			goto out;
 		}
 		if (l.n == SPRITZ_DIR_MAX) {
-			set_err(err, errlen, "%s:%u: more than %d entries", path, lineno,
+			spritz_seterr(err, errlen, "%s:%u: more than %d entries", path, lineno,
 				SPRITZ_DIR_MAX);
 			ret = -EINVAL;
 			goto out;
@@ -306,17 +293,17 @@ static int hosts_read(FILE *f, const char *path, uint32_t nsw, struct spritz_dir
 		e.line = lineno;
 		ret = push(&l, &e);
 		if (ret) {
-			set_err(err, errlen, "%s: %s", path, strerror(-ret));
+			spritz_seterr(err, errlen, "%s: %s", path, strerror(-ret));
 			goto out;
 		}
 	}
 	if (ferror(f)) {
 		ret = -EIO;
-		set_err(err, errlen, "%s: read error", path);
+		spritz_seterr(err, errlen, "%s: read error", path);
 		goto out;
 	}
 	if (!l.n) {
-		set_err(err, errlen, "%s: no entries", path);
+		spritz_seterr(err, errlen, "%s: no entries", path);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -325,7 +312,7 @@ static int hosts_read(FILE *f, const char *path, uint32_t nsw, struct spritz_dir
 		const struct spritz_dir_entry *a = &l.e[i - 1], *b = &l.e[i];
 
 		if (a->prefixlen == b->prefixlen && !memcmp(a->addr, b->addr, 16)) {
-			set_err(err, errlen, "%s:%u: duplicate of line %u", path, b->line, a->line);
+			spritz_seterr(err, errlen, "%s:%u: duplicate of line %u", path, b->line, a->line);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -345,7 +332,7 @@ int spritz_hosts_load(const char *path, uint32_t nsw, struct spritz_dir_list *ou
 
 	if (!f) {
 		ret = -errno;
-		set_err(err, errlen, "%s: %s", path, strerror(-ret));
+		spritz_seterr(err, errlen, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	ret = hosts_read(f, path, nsw, out, err, errlen);
@@ -360,13 +347,13 @@ int spritz_hosts_parse(const char *text, size_t len, const char *name, uint32_t 
 	int ret;
 
 	if (!len) {
-		set_err(err, errlen, "%s: no entries", name);
+		spritz_seterr(err, errlen, "%s: no entries", name);
 		return -EINVAL;
 	}
 	f = fmemopen((void *)text, len, "r");
 	if (!f) {
 		ret = -errno;
-		set_err(err, errlen, "%s: %s", name, strerror(-ret));
+		spritz_seterr(err, errlen, "%s: %s", name, strerror(-ret));
 		return ret;
 	}
 	ret = hosts_read(f, name, nsw, out, err, errlen);

@@ -22,6 +22,7 @@
 
 #include <spritz/netlink.h>
 
+#include "spritz_err.h"
 #include "spritz_nl.h"
 
 /* Big enough for one TABLE_SET of SPRITZ_MAX_PATHS paths. */
@@ -37,21 +38,6 @@ struct spritz_nl {
 	uint32_t seq;
 	char *buf; /* SPRITZ_NL_BUFSIZE: requests and replies */
 };
-
-/* Put a message into @err (if any). */
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* The extack message of an NLMSG_ERROR / NLMSG_DONE, or NULL. */
 static const char *extack_msg(const struct nlmsghdr *nlh)
@@ -84,9 +70,9 @@ static int fail(const struct nlmsghdr *nlh, int e, char *err, size_t errlen)
 	const char *msg = nlh ? extack_msg(nlh) : NULL;
 
 	if (msg)
-		seterr(err, errlen, "%s", msg);
+		spritz_seterr(err, errlen, "%s", msg);
 	else
-		seterr(err, errlen, "%s", strerror(-e));
+		spritz_seterr(err, errlen, "%s", strerror(-e));
 	return e;
 }
 
@@ -201,7 +187,7 @@ int spritz_nl_open(struct spritz_nl **out, char *err, size_t errlen)
 		e = -ENOENT;
 	if (e) {
 		if (e == -ENOENT)
-			seterr(err, errlen, "generic netlink family \"%s\" not found (is spritz.ko loaded?)",
+			spritz_seterr(err, errlen, "generic netlink family \"%s\" not found (is spritz.ko loaded?)",
 			       SPRITZ_GENL_NAME);
 		mnl_socket_close(nl->sock);
 		free(nl->buf);

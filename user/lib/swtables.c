@@ -9,6 +9,7 @@
 
 #include <bpf/bpf.h>
 
+#include "spritz_err.h"
 #include "swtables.h"
 
 void spritz_lab_mac(int kind, int s, int idx, uint8_t mac[6])
@@ -44,18 +45,18 @@ int spritz_lab_check(const struct spritz_topo *t, char *err, size_t errlen)
 	int s;
 
 	if (t->nsw > SPRITZ_SW_MAX_SWITCHES) {
-		snprintf(err, errlen, "%d switches, the pipeline holds at most %d", t->nsw,
+		spritz_seterr(err, errlen, "%d switches, the pipeline holds at most %d", t->nsw,
 			 SPRITZ_SW_MAX_SWITCHES);
 		return -E2BIG;
 	}
 	for (s = 0; s < t->nsw; s++) {
 		if (spritz_topo_degree(t, s) > SPRITZ_SW_MAX_NET_PORTS) {
-			snprintf(err, errlen, "switch %d has %d ports, the pipeline holds at most %d",
+			spritz_seterr(err, errlen, "switch %d has %d ports, the pipeline holds at most %d",
 				 s, spritz_topo_degree(t, s), SPRITZ_SW_MAX_NET_PORTS);
 			return -E2BIG;
 		}
 		if (t->hosts[s] > SPRITZ_SW_MAX_HOSTS) {
-			snprintf(err, errlen, "switch %d has %d hosts, the pipeline holds at most %d",
+			spritz_seterr(err, errlen, "switch %d has %d hosts, the pipeline holds at most %d",
 				 s, t->hosts[s], SPRITZ_SW_MAX_HOSTS);
 			return -E2BIG;
 		}
@@ -68,7 +69,7 @@ static int put(int fd, const void *k, const void *v, const char *what, char *err
 	if (bpf_map_update_elem(fd, k, v, BPF_ANY)) {
 		int e = errno;
 
-		snprintf(err, errlen, "failed to update %s: %s", what, strerror(e));
+		spritz_seterr(err, errlen, "failed to update %s: %s", what, strerror(e));
 		return -e;
 	}
 	return 0;
@@ -89,36 +90,66 @@ static void port_entry(struct spritz_topo *t, int s, int i, struct spritz_sw_por
 	spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, n, back, p->dst_mac);
 }
 
+void spritz_sw_cfg_init(const struct spritz_topo *t, uint32_t mode, uint32_t flags,
+			struct spritz_sw_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mode = mode;
+	cfg->policy = t->policy == SPRITZ_POLICY_DRAGONFLY ? SPRITZ_SW_POLICY_DRAGONFLY
+							   : SPRITZ_SW_POLICY_GENERIC;
+	cfg->nsw = t->nsw;
+	cfg->flags = flags;
+	cfg->hop_init = SPRITZ_SW_HOP_INIT;
+	cfg->seed = 0x5eed;
+}
+
+void spritz_sw_info_init(const struct spritz_topo *t, int s, struct spritz_sw_info *info)
+{
+	int i;
+
+	memset(info, 0, sizeof(*info));
+	info->group = t->group[s];
+	info->degree = spritz_topo_degree(t, s);
+	for (i = 0; i < (int)info->degree; i++) {
+		info->all_mask |= 1ULL << i;
+		if (spritz_topo_port_type(t, s, i) == SPRITZ_LINK_LOCAL)
+			info->local_mask |= 1ULL << i;
+	}
+}
+
+void spritz_sw_route_init(struct spritz_topo *t, int s, int d, struct spritz_sw_route *r)
+{
+	int l, g;
+
+	memset(r, 0, sizeof(*r));
+	r->port = SPRITZ_SW_SLOT_NONE;
+	if (d == s)
+		return;
+	r->port = spritz_topo_next_port(t, s, d);
+	spritz_topo_min_route(t, s, d, &l, &g);
+	r->hops = l + g;
+}
+
 int spritz_sw_fill(struct spritz_topo *t, const struct spritz_sw_fds *fds, uint32_t mode,
 		   uint32_t flags, char *err, size_t errlen)
 {
-	struct spritz_sw_cfg cfg = {
-		.mode = mode,
-		.policy = t->policy == SPRITZ_POLICY_DRAGONFLY ? SPRITZ_SW_POLICY_DRAGONFLY
-							       : SPRITZ_SW_POLICY_GENERIC,
-		.nsw = t->nsw,
-		.flags = flags,
-		.hop_init = SPRITZ_SW_HOP_INIT,
-		.seed = 0x5eed,
-	};
+	struct spritz_sw_cfg cfg;
 	uint32_t zero = 0, key;
 	int s, d, i, k, ret;
 
 	ret = spritz_lab_check(t, err, errlen);
 	if (ret)
 		return ret;
+	spritz_sw_cfg_init(t, mode, flags, &cfg);
 	for (s = 0; s < t->nsw; s++) {
-		struct spritz_sw_info info = { .group = t->group[s],
-					       .degree = spritz_topo_degree(t, s) };
+		struct spritz_sw_info info;
 
+		spritz_sw_info_init(t, s, &info);
 		for (i = 0; i < (int)info.degree; i++) {
 			struct spritz_sw_port p;
 			struct spritz_sw_in in = { .sw = s, .slot = i };
 			uint32_t ifi = spritz_lab_ifindex(s, i);
 
-			info.all_mask |= 1ULL << i;
-			if (spritz_topo_port_type(t, s, i) == SPRITZ_LINK_LOCAL)
-				info.local_mask |= 1ULL << i;
 			port_entry(t, s, i, &p);
 			key = SPRITZ_SW_SLOT_KEY(s, i);
 			if ((ret = put(fds->ports, &key, &p, "sw_ports", err, errlen)) ||
@@ -171,14 +202,9 @@ int spritz_sw_fill(struct spritz_topo *t, const struct spritz_sw_fds *fds, uint3
 				return ret;
 		}
 		for (d = 0; d < t->nsw; d++) {
-			struct spritz_sw_route r = { .port = SPRITZ_SW_SLOT_NONE };
-			int l, g;
+			struct spritz_sw_route r;
 
-			if (d != s) {
-				r.port = spritz_topo_next_port(t, s, d);
-				spritz_topo_min_route(t, s, d, &l, &g);
-				r.hops = l + g;
-			}
+			spritz_sw_route_init(t, s, d, &r);
 			key = SPRITZ_SW_ROUTE_KEY(s, d);
 			if ((ret = put(fds->routes, &key, &r, "sw_routes", err, errlen)))
 				return ret;

@@ -59,6 +59,16 @@ struct spritz_sw_fds {
 };
 
 /*
+ * The entries spritz_sw_fill() writes, for a caller that keeps them itself
+ * (the simulator): sw_cfg (hop_init SPRITZ_SW_HOP_INIT, the lab's ECMP
+ * seed), switch s's sw_info, and the default route from s to d.
+ */
+void spritz_sw_cfg_init(const struct spritz_topo *t, uint32_t mode, uint32_t flags,
+			struct spritz_sw_cfg *cfg);
+void spritz_sw_info_init(const struct spritz_topo *t, int s, struct spritz_sw_info *info);
+void spritz_sw_route_init(struct spritz_topo *t, int s, int d, struct spritz_sw_route *r);
+
+/*
  * Fill every table for fabric t and set sw_cfg (mode, flags; hop_init
  * SPRITZ_SW_HOP_INIT).  Returns 0 or -errno (err explains).
  */

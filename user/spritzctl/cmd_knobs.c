@@ -3,7 +3,8 @@
  * spritzctl set KNOB VALUE | get KNOB | show config: the runtime knobs of
  * spritz.ko (/sys/kernel/spritz, Documentation/ABI/testing/sysfs-kernel-spritz).
  *
- * Names, defaults and ranges come from SPRITZ_KNOBS() (include/spritz/knobs.h),
+ * Names, defaults and ranges come from SPRITZ_KNOBS() (include/spritz/knobs.h)
+ * through libspritz's knob table and I/O (spritz_knobs.h),
  * the same table the module validates against, so a value refused here would
  * be refused by the kernel and the error can name the valid range before
  * anything is written.  "algorithm" takes a name of SPRITZ_ALGO_NAMES; the
@@ -19,53 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <spritz/knobs.h>
+#include <spritz/abi.h>
+
+#include "spritz_knobs.h"
 
 #include "spritzctl.h"
-
-#define SPRITZ_SYSFS_DIR "/sys/kernel/spritz"
-
-struct knob {
-	const char *name;
-	unsigned long def, min, max;
-};
-
-static const struct knob knobs[] = {
-#define X(name, def, min, max) { #name, (def), (min), (max) },
-	SPRITZ_KNOBS(X)
-#undef X
-};
-
-#define NKNOBS (sizeof(knobs) / sizeof(knobs[0]))
-
-static const char *const algo_names[] = SPRITZ_ALGO_NAMES;
-
-#define NALGOS (sizeof(algo_names) / sizeof(algo_names[0]))
-
-/* Read-only files that get (and show config) report. */
-static const char *const ro_files[] = { "tables", "paths", "version" };
-
-#define NRO (sizeof(ro_files) / sizeof(ro_files[0]))
-
-static const struct knob *find_knob(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NKNOBS; i++)
-		if (!strcmp(knobs[i].name, name))
-			return &knobs[i];
-	return NULL;
-}
-
-static bool is_ro_file(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NRO; i++)
-		if (!strcmp(ro_files[i], name))
-			return true;
-	return false;
-}
 
 /* "algorithm, weighted, ..." (every writable knob) into buf. */
 static const char *knob_list(char *buf, size_t len)
@@ -73,8 +32,8 @@ static const char *knob_list(char *buf, size_t len)
 	size_t i, off;
 
 	off = (size_t)snprintf(buf, len, "algorithm");
-	for (i = 0; i < NKNOBS && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, ", %s", knobs[i].name);
+	for (i = 0; i < spritz_nknobs && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, ", %s", spritz_knobs[i].name);
 	return buf;
 }
 
@@ -83,70 +42,10 @@ static const char *algo_list(char *buf, size_t len)
 	size_t i, off = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < NALGOS && off < len; i++)
+	for (i = 0; i < spritz_nalgos && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					algo_names[i]);
+					spritz_algo_names[i]);
 	return buf;
-}
-
-/* Parse a decimal value (digits only, as the module accepts); -1 if malformed. */
-static long long parse_value(const char *s)
-{
-	unsigned long long v = 0;
-	const char *p;
-
-	if (!*s || strlen(s) > 12)
-		return -1;
-	for (p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		v = v * 10 + (unsigned long long)(*p - '0');
-	}
-	return (long long)v;
-}
-
-/*
- * Read /sys/kernel/spritz/NAME into buf (trailing newline removed).
- * Returns 0 or a negative errno; -ENOENT when the module is not loaded.
- */
-static int sysfs_read(const char *name, char *buf, size_t len)
-{
-	char path[256];
-	ssize_t n;
-	int fd, err;
-
-	snprintf(path, sizeof(path), SPRITZ_SYSFS_DIR "/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	err = errno;
-	close(fd);
-	if (n < 0)
-		return -err;
-	buf[n] = '\0';
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	return 0;
-}
-
-static int sysfs_write(const char *name, const char *val)
-{
-	char path[256];
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, err;
-
-	snprintf(path, sizeof(path), SPRITZ_SYSFS_DIR "/%s", name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	err = errno;
-	close(fd);
-	if (n < 0)
-		return -err;
-	return (size_t)n == len ? 0 : -EIO;
 }
 
 /* Why a sysfs access failed, in operator terms. */
@@ -210,7 +109,7 @@ static int scan_args(const char *cmd, int argc, char **argv, char **pos, int max
 int cmd_set(int argc, char **argv)
 {
 	char *pos[2], list[512], val[32];
-	const struct knob *k;
+	const struct spritz_knob *k;
 	int n, err;
 
 	n = scan_args("set", argc, argv, pos, 2);
@@ -224,26 +123,26 @@ int cmd_set(int argc, char **argv)
 	if (!strcmp(pos[0], "algorithm")) {
 		size_t i;
 
-		for (i = 0; i < NALGOS; i++)
-			if (!strcmp(pos[1], algo_names[i]))
+		for (i = 0; i < spritz_nalgos; i++)
+			if (!strcmp(pos[1], spritz_algo_names[i]))
 				break;
-		if (i == NALGOS) {
+		if (i == spritz_nalgos) {
 			ctl_err("failed to set algorithm: invalid value \"%s\": valid values are %s",
 				pos[1], algo_list(list, sizeof(list)));
 			return EXIT_USAGE;
 		}
-		snprintf(val, sizeof(val), "%s", algo_names[i]);
+		snprintf(val, sizeof(val), "%s", spritz_algo_names[i]);
 	} else {
 		long long v;
 
-		k = find_knob(pos[0]);
+		k = spritz_knob_find(pos[0]);
 		if (!k) {
 			ctl_err("failed to set %s: %s", pos[0],
-				is_ro_file(pos[0]) ? "read-only value" : "unknown knob");
+				spritz_knob_is_ro(pos[0]) ? "read-only value" : "unknown knob");
 			fprintf(stderr, "knobs: %s\n", knob_list(list, sizeof(list)));
 			return EXIT_USAGE;
 		}
-		v = parse_value(pos[1]);
+		v = spritz_knob_parse(pos[1]);
 		if (v < (long long)k->min || v > (long long)k->max) {
 			ctl_err("failed to set %s: invalid value \"%s\": valid range is %lu..%lu",
 				k->name, pos[1], k->min, k->max);
@@ -257,7 +156,7 @@ int cmd_set(int argc, char **argv)
 		ctl_err("failed to set %s: %s", pos[0], access_reason(-EPERM));
 		return EXIT_FAIL;
 	}
-	err = sysfs_write(pos[0], val);
+	err = spritz_sysfs_write(pos[0], val);
 	if (err) {
 		ctl_err("failed to set %s: %s", pos[0], access_reason(err));
 		return EXIT_FAIL;
@@ -268,7 +167,7 @@ int cmd_set(int argc, char **argv)
 /* A sysfs value as JSON: integer when it is one, else a string. */
 static json_t *json_value(const char *s)
 {
-	long long v = parse_value(s);
+	long long v = spritz_knob_parse(s);
 
 	return v >= 0 ? json_integer(v) : json_string(s);
 }
@@ -287,7 +186,7 @@ int cmd_get(int argc, char **argv)
 		ctl_cmd_usage("get", stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(pos[0], "algorithm") && !find_knob(pos[0]) && !is_ro_file(pos[0])) {
+	if (strcmp(pos[0], "algorithm") && !spritz_knob_find(pos[0]) && !spritz_knob_is_ro(pos[0])) {
 		ctl_err("failed to get %s: unknown knob", pos[0]);
 		fprintf(stderr, "knobs: %s; read-only: tables, paths, version\n",
 			knob_list(list, sizeof(list)));
@@ -295,7 +194,7 @@ int cmd_get(int argc, char **argv)
 	}
 	if (!module_present("get", pos[0]))
 		return EXIT_FAIL;
-	err = sysfs_read(pos[0], buf, sizeof(buf));
+	err = spritz_sysfs_read(pos[0], buf, sizeof(buf));
 	if (err) {
 		ctl_err("failed to get %s: %s", pos[0], access_reason(err));
 		return EXIT_FAIL;
@@ -312,23 +211,23 @@ int cmd_get(int argc, char **argv)
 int ctl_show_config(void)
 {
 	char buf[128], algo[128], ver[128], tables[32], paths[32];
-	long long vals[NKNOBS];
+	long long vals[spritz_nknobs];
 	json_t *j = NULL, *arr = NULL;
 	size_t i;
 	int err;
 
 	if (!module_present("show", "config"))
 		return EXIT_FAIL;
-	err = sysfs_read("version", ver, sizeof(ver));
+	err = spritz_sysfs_read("version", ver, sizeof(ver));
 	if (!err)
-		err = sysfs_read("algorithm", algo, sizeof(algo));
+		err = spritz_sysfs_read("algorithm", algo, sizeof(algo));
 	if (!err)
-		err = sysfs_read("tables", tables, sizeof(tables));
+		err = spritz_sysfs_read("tables", tables, sizeof(tables));
 	if (!err)
-		err = sysfs_read("paths", paths, sizeof(paths));
-	for (i = 0; !err && i < NKNOBS; i++) {
-		err = sysfs_read(knobs[i].name, buf, sizeof(buf));
-		vals[i] = err ? -1 : parse_value(buf);
+		err = spritz_sysfs_read("paths", paths, sizeof(paths));
+	for (i = 0; !err && i < spritz_nknobs; i++) {
+		err = spritz_sysfs_read(spritz_knobs[i].name, buf, sizeof(buf));
+		vals[i] = err ? -1 : spritz_knob_parse(buf);
 	}
 	if (err) {
 		ctl_err("failed to show config: %s", access_reason(err));
@@ -338,18 +237,18 @@ int ctl_show_config(void)
 		printf("version    %s\nalgorithm  %s\ntables     %s destinations, %s paths\n\n",
 		       ver, algo, tables, paths);
 		printf("%-18s %10s %10s  %s\n", "KNOB", "VALUE", "DEFAULT", "RANGE");
-		for (i = 0; i < NKNOBS; i++)
-			printf("%-18s %10lld %10lu  %lu..%lu\n", knobs[i].name, vals[i],
-			       knobs[i].def, knobs[i].min, knobs[i].max);
+		for (i = 0; i < spritz_nknobs; i++)
+			printf("%-18s %10lld %10lu  %lu..%lu\n", spritz_knobs[i].name, vals[i],
+			       spritz_knobs[i].def, spritz_knobs[i].min, spritz_knobs[i].max);
 		return EXIT_OK;
 	}
 	arr = json_array();
-	for (i = 0; arr && i < NKNOBS; i++) {
-		json_t *k = json_pack("{s:s, s:I, s:I, s:I, s:I}", "name", knobs[i].name,
+	for (i = 0; arr && i < spritz_nknobs; i++) {
+		json_t *k = json_pack("{s:s, s:I, s:I, s:I, s:I}", "name", spritz_knobs[i].name,
 				      "value", (json_int_t)vals[i],
-				      "default", (json_int_t)knobs[i].def,
-				      "min", (json_int_t)knobs[i].min,
-				      "max", (json_int_t)knobs[i].max);
+				      "default", (json_int_t)spritz_knobs[i].def,
+				      "min", (json_int_t)spritz_knobs[i].min,
+				      "max", (json_int_t)spritz_knobs[i].max);
 		if (!k || json_array_append_new(arr, k)) {
 			json_decref(arr);
 			arr = NULL;

@@ -28,13 +28,12 @@
 #include <spritz/maps.h>
 #include <spritz/netlink.h>
 
-#include "datapath.h"
+#include "spritz_host.h"
+#include "spritz_knobs.h"
 #include "spritzctl.h"
 
 enum { OPT_DST = OPT_FIRST_CMD, OPT_SWITCH };
 
-static const char *const algo_names[] = SPRITZ_ALGO_NAMES;
-#define NALGOS (sizeof(algo_names) / sizeof(algo_names[0]))
 
 /* "3:7", or "3:-" when EV2 is unused. */
 static void ev_str(uint16_t ev, char *buf, size_t len)
@@ -131,13 +130,13 @@ static int show_paths(long sw, long dst)
 	char err[256] = "";
 	int ret;
 
-	if (!ctl_module_loaded()) {
+	if (!spritz_module_loaded()) {
 		ctl_err("failed to show paths: spritz module not loaded (no %s; run spritzctl up "
 			"or modprobe spritz)",
 			SPRITZ_SYSFS_DIR);
 		return EXIT_FAIL;
 	}
-	ret = ctl_nl_open(&nl, err, sizeof(err));
+	ret = spritz_nl_open_init(&nl, err, sizeof(err));
 	if (ret) {
 		ctl_err("failed to show paths: %s", err[0] ? err : strerror(-ret));
 		return EXIT_FAIL;
@@ -164,20 +163,18 @@ static int show_paths(long sw, long dst)
 /* A pinned datapath map; prints why not and returns -errno. */
 static int open_map(const char *name, const char *what)
 {
-	char path[256];
-	int fd;
+	int fd = spritz_dp_pin_get(name);
 
-	snprintf(path, sizeof(path), "%s/%s", SPRITZ_PIN_DIR, name);
-	fd = bpf_obj_get(path);
 	if (fd >= 0)
 		return fd;
-	fd = -errno;
 	if (fd == -ENOENT)
-		ctl_err("failed to show %s: spritz is not up (no %s)", what, path);
+		ctl_err("failed to show %s: spritz is not up (no %s/%s)", what, SPRITZ_PIN_DIR,
+			name);
 	else if (fd == -EACCES || fd == -EPERM)
 		ctl_err("failed to show %s: permission denied (must be root)", what);
 	else
-		ctl_err("failed to show %s: cannot open %s: %s", what, path, strerror(-fd));
+		ctl_err("failed to show %s: cannot open %s/%s: %s", what, SPRITZ_PIN_DIR, name,
+			strerror(-fd));
 	return fd;
 }
 
@@ -246,7 +243,7 @@ static json_t *flow_json(const struct spritz_flow_key *k, const struct spritz_fl
 		      have_ev ? json_integer(f->last_ev) : json_null(), "last_lat_class",
 		      have_ev ? json_integer(f->last_lat_class) : json_null(), "packets",
 		      (json_int_t)f->packets, "bytes", (json_int_t)f->bytes_sent, "algorithm",
-		      f->lb.algo < NALGOS ? algo_names[f->lb.algo] : "?", "buffer", buf, "inflight",
+		      f->lb.algo < spritz_nalgos ? spritz_algo_names[f->lb.algo] : "?", "buffer", buf, "inflight",
 		      flow_pending(f));
 	return o;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "spritzctl.h"
 
@@ -36,7 +37,7 @@ static const struct cmd cmds[] = {
 	{ "show", cmd_show, "[config | paths [--switch N] [--dst M] | flows | stats] [-j]" },
 };
 
-#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+#define NCMDS (ARRAY_SIZE(cmds))
 
 /* "spritzctl: " + message + newline on stderr. */
 void ctl_err(const char *fmt, ...)
@@ -65,6 +66,14 @@ static void usage(FILE *f)
 }
 
 /* Print "usage: spritzctl CMD ARGS" for a command. */
+bool ctl_need_root(const char *what)
+{
+	if (geteuid() == 0)
+		return true;
+	ctl_err("failed to %s: permission denied (must be root)", what);
+	return false;
+}
+
 void ctl_cmd_usage(const char *cmd, FILE *f)
 {
 	size_t i;

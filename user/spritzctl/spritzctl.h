@@ -34,6 +34,9 @@ extern bool opt_pretty;
 /* "spritzctl: " + message + newline on stderr. */
 void ctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* geteuid() == 0, else "failed to WHAT: permission denied (must be root)". */
+bool ctl_need_root(const char *what);
+
 /* Print and free a JSON value according to -p. Returns EXIT_OK or EXIT_FAIL. */
 int ctl_json_print(json_t *j);
 

@@ -6,6 +6,9 @@
  *    the expected result (byte-identical, EV in the flow label, EV in the
  *    UDP source port with a valid or still-zero checksum) and the statistics
  *    counters expected to move by one;
+ *  - RoCEv2: the invariant CRC of a RoCEv2 packet still verifies after
+ *    egress (the EV in the IPv6 flow label; IPv4 left alone), and forcing
+ *    the port on over IPv4 breaks it (why it is not a default);
  *  - flow state after a send (ring record, snd_nxt, last EV), pure ACKs,
  *    GSO counting, the five algorithms' per-packet behaviour, the
  *    small-flow flag, and the module's per-path pick counter.
@@ -112,6 +115,26 @@ static void m_ip4_version6(struct pkt *p, const struct spec *s)
 	p->b[pkt_l3(s)] = 0x65;
 }
 
+static void m_jumbo_small(struct pkt *p, const struct spec *s)
+{
+	pkt_hbh_jumbo(p, s, 0, 0xc2, p->len + 8 - pkt_l4(s)); /* the true length, < 64 KiB */
+}
+
+static void m_jumbo_plen(struct pkt *p, const struct spec *s)
+{
+	pkt_hbh_jumbo(p, s, p->len + 8 - pkt_l4(s), 0xc2, 70000);
+}
+
+static void m_jumbo_beyond(struct pkt *p, const struct spec *s)
+{
+	pkt_hbh_jumbo(p, s, 0, 0xc2, 70000); /* more than the packet holds */
+}
+
+static void m_hbh_other(struct pkt *p, const struct spec *s)
+{
+	pkt_hbh_jumbo(p, s, p->len + 8 - pkt_l4(s), 0x05, 0); /* router alert */
+}
+
 /* ----------------------------------------------------------------- table */
 
 #define TCP6(...) { .flags = 0x18, .paylen = 100, .seq = 1000, __VA_ARGS__ }
@@ -148,9 +171,10 @@ static const struct eg_case cases[] = {
 	{ "tcp6_pure_ack_first", { .flags = 0x10 }, NULL, EXP_SAME, 0, SOFF(eg_ctl_no_flow) },
 	/* managed: UDP carriers -> source port */
 	{ "udp6_vxlan", UDP6(), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp), SOFF(eg_rewrites) },
-	{ "udp6_geneve", UDP6(.dport = 6081), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
-	{ "udp6_rocev2", UDP6(.dport = 4791), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
-	{ "udp6_uet", UDP6(.dport = 4793), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_geneve", UDP6(.dport = SPRITZ_UDP_PORT_GENEVE), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
+	{ "udp6_rocev2", UDP6(.dport = SPRITZ_UDP_PORT_ROCEV2), NULL, EXP_LABEL, EV_D1,
+	  SOFF(eg_managed_udp) },
+	{ "udp6_uet", UDP6(.dport = SPRITZ_UDP_PORT_UET), NULL, EXP_SPORT, EV_D1, SOFF(eg_managed_udp) },
 	{ "udp6_zero_csum", UDP6(.udp_zero_csum = 1), NULL, EXP_SPORT0, EV_D1,
 	  SOFF(eg_managed_udp) },
 	{ "udp6_multipath", UDP6(.dst = DST2_6), NULL, EXP_SPORT, 0xffff, SOFF(picks) },
@@ -166,12 +190,18 @@ static const struct eg_case cases[] = {
 	{ "icmp6", { .proto = 58, .paylen = 20 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
 	{ "icmp4", { .v4 = 1, .proto = 1, .paylen = 20 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
 	{ "ip6_hop_by_hop", { .hbh = 1, .paylen = 40 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip6_jumbo_below_64k", TCP6(), m_jumbo_small, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip6_jumbo_with_plen", TCP6(), m_jumbo_plen, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip6_jumbo_beyond_packet", TCP6(), m_jumbo_beyond, EXP_SAME, 0, SOFF(un_proto) },
+	{ "ip6_hbh_router_alert", TCP6(), m_hbh_other, EXP_SAME, 0, SOFF(un_proto) },
 	{ "ip6_routing", { .proto = 43, .paylen = 40 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
 	{ "ip6_fragment", { .proto = 44, .paylen = 40 }, NULL, EXP_SAME, 0, SOFF(un_proto) },
 	{ "ip4_fragment_udp", UDP4(.frag = 1), NULL, EXP_SAME, 0, SOFF(un_fragment) },
 	{ "tcp4", { .v4 = 1, .paylen = 100, .flags = 0x18 }, NULL, EXP_SAME, 0, SOFF(un_tcp4) },
 	{ "tcp6_unknown_dst", TCP6(.dst = UNKNOWN6), NULL, EXP_SAME, 0, SOFF(un_no_dest) },
 	{ "udp6_other_port", UDP6(.dport = 53), NULL, EXP_SAME, 0, SOFF(un_udp_port) },
+	{ "udp4_rocev2", UDP4(.dport = SPRITZ_UDP_PORT_ROCEV2), NULL, EXP_SAME, 0,
+	  SOFF(un_udp_port) },
 	{ "udp4_unknown_dst", UDP4(.dst = UNKNOWN4), NULL, EXP_SAME, 0, SOFF(un_no_dest) },
 	{ "vlan_eth_only", TCP6(.vlans = 1), m_vlan_eth_only, EXP_SAME, 0, SOFF(un_malformed) },
 	{ "vlan_cut", TCP6(.vlans = 1), m_cut_vlan, EXP_SAME, 0, SOFF(un_malformed) },
@@ -187,7 +217,7 @@ static const struct eg_case cases[] = {
 	{ "udp_len_too_big", UDP6(), m_udp_len_big, EXP_SAME, 0, SOFF(un_malformed) },
 };
 
-#define NCASES (sizeof(cases) / sizeof(cases[0]))
+#define NCASES (ARRAY_SIZE(cases))
 
 /* ----------------------------------------------------------------- tests */
 
@@ -314,6 +344,146 @@ static void test_fixtures(void)
 	for (i = 0; i < NCASES; i++)
 		run_case(&cases[i]);
 	printf("# %zu fixture cases\n", NCASES);
+}
+
+/* ---------------------------------------------------------------- RoCEv2 */
+
+/* CRC-32 (IEEE 802.3, reflected), bitwise: a test oracle, not a fast path. */
+static uint32_t crc32_ieee(uint32_t crc, const uint8_t *p, size_t n)
+{
+	int k;
+
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320U & -(crc & 1));
+	}
+	return crc;
+}
+
+/*
+ * The RoCEv2 invariant CRC of the packet at @l3 (IP header to the end of
+ * the UDP payload before the ICRC, @len bytes), as IBA Annex A17.3.3
+ * defines it and rdma_rxe computes it: CRC-32 over 64 bits of ones, then
+ * the headers with the fields routers may change masked to ones - IPv4
+ * TOS, TTL and header checksum; IPv6 traffic class, flow label and hop
+ * limit; the UDP checksum; the BTH's reserved byte - then the payload.
+ */
+static uint32_t rocev2_icrc(const uint8_t *l3, size_t len, int v4)
+{
+	uint8_t m[8 + PKT_MAX];
+	size_t ihl = v4 ? (size_t)(l3[0] & 0xf) * 4 : 40;
+
+	memset(m, 0xff, 8);
+	memcpy(m + 8, l3, len);
+	if (v4) {
+		m[8 + 1] = 0xff;
+		m[8 + 8] = 0xff;
+		m[8 + 10] = m[8 + 11] = 0xff;
+	} else {
+		m[8] |= 0x0f;
+		m[8 + 1] = m[8 + 2] = m[8 + 3] = 0xff;
+		m[8 + 7] = 0xff;
+	}
+	m[8 + ihl + 6] = m[8 + ihl + 7] = 0xff; /* UDP checksum */
+	m[8 + ihl + 8 + 4] = 0xff;		  /* BTH reserved byte */
+	return ~crc32_ieee(0xffffffffU, m, len + 8);
+}
+
+/* A RoCEv2 packet: BTH, payload and a valid ICRC, UDP checksum fixed up. */
+static void rocev2_build(struct pkt *p, const struct spec *s)
+{
+	size_t l3 = pkt_l3(s), l4 = pkt_l4(s), end = l4 + 8 + s->paylen;
+	uint32_t icrc;
+	uint16_t ck;
+
+	pkt_build(p, s);
+	p->b[l4 + 8] = 0x04;			/* BTH opcode: RC SEND only */
+	put32(p->b + l4 + 8 + 4, 0x00000011);	/* destination QP */
+	icrc = rocev2_icrc(p->b + l3, end - 4 - l3, s->v4);
+	memcpy(p->b + end - 4, &icrc, 4);	/* little-endian, as rxe stores it */
+	put16(p->b + l4 + 6, 0);
+	ck = spritz_l4_csum(s->v4, p->b + l3, 17, p->b + l4, get16(p->b + l4 + 4));
+	put16(p->b + l4 + 6, ck ? ck : 0xffff);
+}
+
+/* Whether the ICRC at the end of the UDP payload matches the packet. */
+static bool rocev2_icrc_ok(const struct pkt *p, const struct spec *s)
+{
+	size_t l3 = pkt_l3(s), end = pkt_l4(s) + 8 + s->paylen;
+	uint32_t icrc = rocev2_icrc(p->b + l3, end - 4 - l3, s->v4);
+
+	return !memcmp(p->b + end - 4, &icrc, 4);
+}
+
+struct roce_case {
+	const char *name;
+	int v4;
+	uint32_t mode;	/* spritz_udp entry of port 4791 */
+	enum expect exp;
+	size_t stat;	/* counter expected to grow by 1 */
+	bool icrc_ok;	/* the ICRC still verifies after egress */
+};
+
+static const struct roce_case roce_cases[] = {
+	{ "rocev2_ip6", 0, SPRITZ_UDP_DEFAULT, EXP_LABEL, SOFF(eg_managed_udp), true },
+	{ "rocev2_ip4", 1, SPRITZ_UDP_DEFAULT, EXP_SAME, SOFF(un_udp_port), true },
+	{ "rocev2_ip6_on", 0, SPRITZ_UDP_ON, EXP_LABEL, SOFF(eg_managed_udp), true },
+	{ "rocev2_ip4_off", 1, SPRITZ_UDP_OFF, EXP_SAME, SOFF(un_udp_port), true },
+	/* forced on over IPv4: the source port changes and the ICRC breaks */
+	{ "rocev2_ip4_on", 1, SPRITZ_UDP_ON, EXP_SPORT, SOFF(eg_managed_udp), false },
+};
+
+static void run_roce_case(const struct roce_case *c)
+{
+	struct spec s = { .v4 = c->v4, .proto = 17, .sport = 49152,
+			  .dport = SPRITZ_UDP_PORT_ROCEV2, .paylen = 12 + 32 + 4 };
+	struct spritz_udp_port mode = { .mode = c->mode };
+	uint32_t port = SPRITZ_UDP_PORT_ROCEV2, ret = 0;
+	int ufd = bpf_map__fd(skel->maps.spritz_udp);
+	size_t l3 = pkt_l3(&s), l4 = pkt_l4(&s);
+	struct spritz_stats st0, st1;
+	struct pkt in, out;
+	char what[160];
+
+	dp_reset(skel);
+	rocev2_build(&in, &s);
+	snprintf(what, sizeof(what), "%s: input ICRC valid", c->name);
+	ASSERT_TRUE(rocev2_icrc_ok(&in, &s), what);
+	snprintf(what, sizeof(what), "%s: port mode", c->name);
+	if (!ASSERT_OK(bpf_map_update_elem(ufd, &port, &mode, BPF_ANY), what))
+		return;
+	dp_stats(skel, &st0);
+	snprintf(what, sizeof(what), "%s: test run", c->name);
+	ASSERT_OK(dp_run(prog, &in, &out, &ret, 0), what);
+	dp_stats(skel, &st1);
+	mode.mode = SPRITZ_UDP_DEFAULT;
+	bpf_map_update_elem(ufd, &port, &mode, BPF_ANY);
+
+	snprintf(what, sizeof(what), "%s: length", c->name);
+	if (!ASSERT_EQ(out.len, in.len, what))
+		return;
+	snprintf(what, sizeof(what), "%s: flow label", c->name);
+	ASSERT_EQ(get32(out.b + l3) & 0xfffff,
+		  c->exp == EXP_LABEL ? EV_D1 : get32(in.b + l3) & 0xfffff, what);
+	snprintf(what, sizeof(what), "%s: source port", c->name);
+	ASSERT_EQ(get16(out.b + l4), c->exp == EXP_SPORT ? EV_D1 : get16(in.b + l4), what);
+	snprintf(what, sizeof(what), "%s: UDP checksum valid", c->name);
+	ASSERT_EQ(pkt_csum_ok(out.b, out.len), 1, what);
+	snprintf(what, sizeof(what), "%s: ICRC %s", c->name, c->icrc_ok ? "valid" : "broken");
+	ASSERT_EQ(rocev2_icrc_ok(&out, &s), c->icrc_ok, what);
+	snprintf(what, sizeof(what), "%s: counter +1 (offset %zu)", c->name, c->stat);
+	ASSERT_EQ(STAT(&st1, c->stat) - STAT(&st0, c->stat), 1, what);
+}
+
+static void test_rocev2(void)
+{
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(roce_cases); i++)
+		run_roce_case(&roce_cases[i]);
 }
 
 /* A data send leaves a ring record, snd_nxt and the last EV. */
@@ -549,6 +719,7 @@ static void test_destroy(void)
 static const struct test_case tests[] = {
 	{ "load", test_load },
 	{ "fixtures", test_fixtures },
+	{ "rocev2", test_rocev2 },
 	{ "flow_state", test_flow_state },
 	{ "algorithms", test_algorithms },
 	{ "small_flow", test_small_flow },

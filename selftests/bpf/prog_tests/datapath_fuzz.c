@@ -11,8 +11,8 @@
  *  - ingress: the packet is byte-identical;
  *  - egress without a rewrite (eg_rewrites did not move): byte-identical;
  *  - egress with a rewrite: the only bytes changed are the IPv6 flow label
- *    (version and traffic class kept, label < 2^16) or the UDP source port
- *    and checksum, the result still parses, and if the input's L4 checksum
+ *    (TCP, RoCEv2; version and traffic class kept, label < 2^16) or the UDP
+ *    source port and checksum (the other carriers), the result still parses, and if the input's L4 checksum
  *    was valid the output's is too.
  *
  * SPRITZ_FUZZ_SEED sets the seed (default: time); it is printed.
@@ -38,7 +38,10 @@ static uint32_t rnd(void)
 
 static const char *const dsts6[] = { DST1_6, DST2_6, DST9_6, UNKNOWN6, LOCAL6 };
 static const char *const dsts4[] = { DST1_4, UNKNOWN4, LOCAL4 };
-static const uint16_t ports[] = { 4789, 6081, 4791, 4793, 53, 5201, 0 };
+static const uint16_t ports[] = {
+	SPRITZ_UDP_PORT_VXLAN, SPRITZ_UDP_PORT_GENEVE, SPRITZ_UDP_PORT_ROCEV2, SPRITZ_UDP_PORT_UET,
+	53, 5201, 0
+};
 
 /* A valid packet of a random kind. */
 static void gen_valid(struct pkt *p, struct spec *s)
@@ -85,7 +88,8 @@ static void gen_valid(struct pkt *p, struct spec *s)
 		opts[3] = (uint8_t)(s->optlen - 2 < opts[3] ? s->optlen - 2 : opts[3]);
 	}
 	/* VXLAN / Geneve: mostly with a TCP packet inside, either direction */
-	if (s->proto == 17 && (s->dport == 4789 || s->dport == 6081) && rnd() % 3) {
+	if (s->proto == 17 &&
+	    (s->dport == SPRITZ_UDP_PORT_VXLAN || s->dport == SPRITZ_UDP_PORT_GENEVE) && rnd() % 3) {
 		static struct spec in;
 		int rev = rnd() % 2;
 
@@ -104,10 +108,17 @@ static void gen_valid(struct pkt *p, struct spec *s)
 		s->opts = NULL;
 		s->optlen = 0;
 		s->inner = &in;
-		s->geneve = s->dport == 6081;
+		s->geneve = s->dport == SPRITZ_UDP_PORT_GENEVE;
 		s->geneve_optwords = s->geneve ? rnd() % 3 : 0;
 	}
 	pkt_build(p, s);
+	/* BIG TCP's hop-by-hop jumbo header, with lengths right and wrong */
+	if (!s->v4 && s->proto == 6 && !s->hbh && rnd() % 8 == 0 && p->len + 8 <= PKT_MAX) {
+		const uint32_t jumbo[] = { p->len + 8 - pkt_l4(s), 65536, 70000, 0xffffffff };
+
+		pkt_hbh_jumbo(p, s, rnd() % 4 ? 0 : (uint16_t)rnd(), rnd() % 4 ? 0xc2 : (uint8_t)rnd(),
+			      jumbo[rnd() % 4]);
+	}
 }
 
 /* Mutate @p: byte flips, length lies, truncation, garbage. */
@@ -183,6 +194,7 @@ static bool check_one(const struct pkt *in, struct fuzz_counts *fc)
 	struct pkt out;
 	uint32_t ret = 0, gso = rnd() % 16 == 0 ? 1 + rnd() % 44 : 0;
 	size_t l3, l4, i;
+	bool in_label;
 	uint8_t proto;
 	int e, v6;
 
@@ -210,16 +222,19 @@ static bool check_one(const struct pkt *in, struct fuzz_counts *fc)
 		fc->rewrites++;
 		if (!ASSERT_OK(l3l4(out.b, out.len, &l3, &l4, &v6, &proto), "rewritten parses"))
 			return false;
+		/* the carrier: the flow label for TCP and RoCEv2 over IPv6 (abi.h) */
+		in_label = v6 && (proto == 6 || (proto == 17 && SPRITZ_UDP_LABEL_CARRIER(get16(out.b + l4 + 2))));
 		for (i = 0; i < in->len; i++) {
-			bool label = v6 && proto == 6 && i >= l3 + 1 && i < l3 + 4;
-			bool udp = proto == 17 && ((i >= l4 && i < l4 + 2) || (i >= l4 + 6 && i < l4 + 8));
+			bool label = in_label && i >= l3 + 1 && i < l3 + 4;
+			bool udp = proto == 17 && !in_label &&
+				   ((i >= l4 && i < l4 + 2) || (i >= l4 + 6 && i < l4 + 8));
 
 			if (out.b[i] != in->b[i] && !label && !udp) {
 				printf("# byte %zu changed (l3 %zu l4 %zu proto %u)\n", i, l3, l4, proto);
 				return ASSERT_TRUE(false, "only the carrier field changed");
 			}
 		}
-		if (v6 && proto == 6) {
+		if (in_label) {
 			if (!ASSERT_EQ(out.b[l3 + 1] & 0xf0, in->b[l3 + 1] & 0xf0, "tclass kept") ||
 			    !ASSERT_EQ(out.b[l3 + 1] & 0x0f, 0, "label bits 16-19 zero"))
 				return false;

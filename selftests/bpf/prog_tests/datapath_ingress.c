@@ -308,7 +308,7 @@ static void test_ack_bounds(void)
 	start("scout");
 	tx(DST2_6, 1000, 100);
 	tx(DST2_6, 1100, 100);
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		char what[128];
 
 #define W(field) (snprintf(what, sizeof(what), "%s: %s", rows[i].what, field), what)
@@ -617,13 +617,13 @@ static void test_unmanaged(void)
 	start("scout");
 	tx(DST1_6, 1000, 100);
 	dp_stats(skel, &s0);
-	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(specs); i++) {
 		pkt_build(&p, &specs[i]);
 		ASSERT_OK(dp_run(in, &p, &o, &ret, 0), "run");
 		ASSERT_MEMEQ(o.b, p.b, p.len, "identical");
 	}
 	stats_delta(&s0, &d);
-	ASSERT_EQ(d.in_unmanaged, sizeof(specs) / sizeof(specs[0]), "all unmanaged");
+	ASSERT_EQ(d.in_unmanaged, ARRAY_SIZE(specs), "all unmanaged");
 	ASSERT_EQ(d.fb_ack + d.fb_ecn + d.fb_nack + d.fb_timeout, 0, "no feedback");
 	ASSERT_EQ(pending(DST1_6), 1, "send still pending");
 }
@@ -840,7 +840,7 @@ static void run_adv(const struct adv_case *c)
 		snprintf(what, sizeof(what), "%s: counter at offset %zu", c->name, c->want[j].off);
 		ASSERT_EQ(STAT(&d, c->want[j].off), c->want[j].val, what);
 	}
-	for (i = 0; i < sizeof(fb) / sizeof(fb[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fb); i++) {
 		uint64_t want = 0;
 
 		for (j = 0; j < sizeof(c->want) / sizeof(c->want[0]) && c->want[j].off; j++)
@@ -864,7 +864,7 @@ static void test_adversarial(void)
 
 	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
 		return;
-	for (i = 0; i < sizeof(adv_cases) / sizeof(adv_cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(adv_cases); i++)
 		run_adv(&adv_cases[i]);
 	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 }
@@ -951,7 +951,7 @@ static void test_tunnel(void)
 	struct spec vx = { .proto = 17, .inner = &vin };
 	struct spec gin = { .src = IN6_LOCAL, .dst = IN6_PEER, .sport = 33001, .dport = 443,
 			    .flags = 0x18 };
-	struct spec gv = { .proto = 17, .dport = 6081, .inner = &gin, .geneve = 1,
+	struct spec gv = { .proto = 17, .dport = SPRITZ_UDP_PORT_GENEVE, .inner = &gin, .geneve = 1,
 			   .geneve_optwords = 2 };
 	struct spritz_stats s0, d;
 	struct spritz_flow f;
@@ -1031,7 +1031,7 @@ static void test_tunnel_foreign(void)
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
 		return;
-	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		start("scout");
 		dp_stats(skel, &s0);
 		tun_tx(rows[i].o, &vin, 5000, 100);
@@ -1055,17 +1055,19 @@ static void test_tunnel_unparsed(void)
 	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33000,
 			    .dport = 80, .flags = 0x18 };
 	struct spec no_i = { .proto = 17, .inner = &vin, .tunnel_flags = 0x01 };
-	struct spec long_opts = { .proto = 17, .dport = 6081, .inner = &vin, .geneve = 1,
+	struct spec long_opts = { .proto = 17, .dport = SPRITZ_UDP_PORT_GENEVE, .inner = &vin, .geneve = 1,
 				  .geneve_optwords = 12 };
-	struct spec rocev2 = { .proto = 17, .dport = 4791, .inner = &vin };
-	const struct spec *cases[] = { &no_i, &long_opts, &rocev2 };
+	/* a source-port carrier whose payload is not a tunnel (RoCEv2 over IPv6
+	 * carries the EV in the flow label, not the source port tun_tx reads) */
+	struct spec uet = { .proto = 17, .dport = SPRITZ_UDP_PORT_UET, .inner = &vin };
+	const struct spec *cases[] = { &no_i, &long_opts, &uet };
 	struct spritz_stats s0, d;
 	size_t i;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
 		return;
 	start("scout");
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		dp_stats(skel, &s0);
 		ASSERT_EQ(tun_tx(cases[i], &vin, 100, 100), EV_D1, "steered");
 		stats_delta(&s0, &d);

@@ -21,7 +21,7 @@ static char err[256];
 
 /* Table I (Dragonfly) latencies in ns, longest last. */
 static const double df_lat[] = { 583.2, 691.4, 799.6, 1166.4, 1274.6, 1382.8, 1491.0 };
-#define NDF (sizeof(df_lat) / sizeof(df_lat[0]))
+#define NDF (ARRAY_SIZE(df_lat))
 
 static struct spritz_nl_path p1[NDF], p2[SPRITZ_MAX_PATHS + 1], p3[1];
 static struct spritz_nl_dest t1[3];

@@ -273,7 +273,8 @@ static void test_disable(void)
 	bool off[NP] = { [0] = true, [3] = true };
 	double w[NP];
 
-	ASSERT_OK(knob_set("disable_ms", 60000), "disable_ms = 60 s");
+	/* an hour: still disabled at the dump below however slow the machine */
+	ASSERT_OK(knob_set("disable_ms", 3600000), "disable_ms = 1 h");
 	ASSERT_EQ(timeout(1, p1[0].ev), 0, "timeout path 0");
 	ASSERT_EQ(timeout(1, p1[3].ev), 0, "timeout path 3");
 	/* right away: the rebuild may not have happened, pick must skip */
@@ -296,7 +297,9 @@ static void test_disable(void)
 	}
 	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 1), "dst 1")) {
 		ASSERT_EQ(d->paths[0].weight, 0, "weight 0 while disabled");
-		ASSERT_GT(d->paths[0].disabled_ms, 50000, "disabled_ms");
+		/* the knob's time, counting down; not the default's */
+		ASSERT_GT(d->paths[0].disabled_ms, SPRITZ_DEF_DISABLE_MS, "disabled_ms");
+		ASSERT_LE(d->paths[0].disabled_ms, 3600000, "disabled_ms");
 		ASSERT_EQ(d->paths[0].timeouts, 1, "timeouts");
 		ASSERT_EQ(d->paths[0].disables, 1, "disables");
 		ASSERT_EQ(d->paths[1].disables, 0, "others untouched");

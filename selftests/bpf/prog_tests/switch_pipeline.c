@@ -285,7 +285,7 @@ static void check_all_paths(const int *srcs, int nsrc, int v4, uint8_t proto, ui
 				int seq[SPRITZ_PATH_MAX_HOPS + 2], len, h1, h2;
 				uint16_t ev = list[i].ev;
 
-				if (proto == 17 && (dport == 4791 || dport == 4789))
+				if (proto == 17 && SPRITZ_UDP_SPORT_CARRIER(dport))
 					sp.sport = ev;
 				else
 					sp.flowlabel = 0xf0000 | ev; /* bits 16-19 ignored */
@@ -349,14 +349,48 @@ static void test_sf_paths(void)
 	check_all_paths(srcs, 6, 0, 6, 80);
 }
 
+/* IPv4 RoCEv2 carries no EV: whatever its source port, the default route. */
+static void check_ipv4_rocev2(const int *srcs, int nsrc)
+{
+	int seq[SPRITZ_PATH_MAX_HOPS + 2], n, si, d, bad = 0, walks = 0;
+	struct walk w;
+	struct tpkt pk;
+
+	for (si = 0; si < nsrc; si++)
+		for (d = 0; d < topo->nsw; d++) {
+			struct tspec sp = { .v4 = 1, .proto = 17, .dport = SPRITZ_UDP_PORT_ROCEV2,
+					    .paylen = 64 };
+			uint32_t off = topo->port_off[srcs[si]], h1 = 0;
+
+			if (d == srcs[si])
+				continue;
+			/* an EV whose first hop is not the default route's */
+			n = default_seq(srcs[si], d, seq);
+			while (topo->port_nbr[off + h1] == seq[1])
+				h1++;
+			sp.sport = SPRITZ_EV(h1, SPRITZ_EV2_UNUSED);
+			build(&pk, &sp, srcs[si], 0, d, 0);
+			walks++;
+			if (walk(srcs[si], 0, &pk, &w) || !w.delivered || !seq_eq(&w, seq, n) ||
+			    w.steered[0]) {
+				if (bad++ < 5)
+					print_walk("ipv4 rocev2", &w, seq, n);
+			}
+		}
+	ASSERT_GT(walks, 0, "ipv4 rocev2 walks");
+	ASSERT_EQ(bad, 0, "IPv4 RoCEv2: the default route, source port ignored");
+}
+
 static void test_udp_carriers(void)
 {
 	int srcs[] = { 0, 13 };
 
 	if (setup(DF, SPRITZ_SW_MODE_SPRITZ))
 		return;
-	check_all_paths(srcs, 2, 0, 17, 4791); /* IPv6 UDP: EV in the source port */
-	check_all_paths(srcs, 2, 1, 17, 4789); /* IPv4 UDP */
+	check_all_paths(srcs, 2, 0, 17, SPRITZ_UDP_PORT_VXLAN); /* IPv6: the source port */
+	check_all_paths(srcs, 2, 1, 17, SPRITZ_UDP_PORT_GENEVE); /* IPv4: the source port */
+	check_all_paths(srcs, 2, 0, 17, SPRITZ_UDP_PORT_ROCEV2); /* IPv6 RoCEv2: the label */
+	check_ipv4_rocev2(srcs, 2);
 }
 
 /* EVs not in any list fall back to the default table, never drop. */
@@ -373,7 +407,7 @@ static void test_bad_ev(void)
 		return;
 	for (s = 0; s < topo->nsw; s += 5)
 		for (d = 0; d < topo->nsw; d++)
-			for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+			for (i = 0; i < ARRAY_SIZE(evs); i++) {
 				struct tspec sp = { .proto = 6, .flowlabel = evs[i] };
 
 				if (d == s)
@@ -474,8 +508,8 @@ static void test_delivery(void)
 
 static void test_ipv4_ttl(void)
 {
-	struct tspec sp = { .v4 = 1, .proto = 17, .sport = SPRITZ_EV(5, 0xff), .dport = 4791,
-			    .paylen = 20 };
+	struct tspec sp = { .v4 = 1, .proto = 17, .sport = SPRITZ_EV(5, SPRITZ_EV2_UNUSED),
+			    .dport = SPRITZ_UDP_PORT_ROCEV2, .paylen = 20 };
 	struct walk w;
 	struct tpkt pk;
 
@@ -494,7 +528,7 @@ static uint64_t drops(int sw, int reason)
 	uint32_t key = sw * SPRITZ_SW_DROP_MAX + reason;
 	uint64_t v[512] = {}, sum = 0;
 
-	if (ncpu > 512 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_drops), &key, v))
+	if (ncpu > (int)ARRAY_SIZE(v) || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_drops), &key, v))
 		return ~0ULL;
 	for (i = 0; i < ncpu; i++)
 		sum += v[i];
@@ -508,7 +542,7 @@ static uint64_t tx(int sw, int slot)
 	struct spritz_sw_ctr v[512] = {};
 	uint64_t sum = 0;
 
-	if (ncpu > 512 || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_tx), &key, v))
+	if (ncpu > (int)ARRAY_SIZE(v) || bpf_map_lookup_elem(bpf_map__fd(skel->maps.sw_tx), &key, v))
 		return ~0ULL;
 	for (i = 0; i < ncpu; i++)
 		sum += v[i].packets;
@@ -646,7 +680,7 @@ static void test_failures(void)
 static bool listed(const struct walk *w, int s, int d)
 {
 	struct spritz_path list[512];
-	int n = spritz_paths_list(topo, s, d, list, 512), i;
+	int n = spritz_paths_list(topo, s, d, list, ARRAY_SIZE(list)), i;
 	int seq[SPRITZ_PATH_MAX_HOPS + 2], len;
 
 	for (i = 0; i < n; i++) {

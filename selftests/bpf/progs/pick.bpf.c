@@ -36,7 +36,7 @@ int pick(struct __sk_buff *skb)
 			continue;
 		}
 		picks++;
-		hist[r & 0xffff]++;
+		hist[SPRITZ_PICK_EV(r)]++;
 		if (check_tag) {
 			__u32 tag = SPRITZ_EV2(r);
 

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Spritz path sampler: gen(w) of paper §V (Algorithm 1 "sample a path by
+ * the weights w"), as plain C shared by spritz.ko (kmod/table.c) and the
+ * simulator (sim/).
+ *
+ * Each destination list has one sampler per variant: the weights of its
+ * enabled paths (Eq. 1 base weights x w_scale, uniform, the minimal-path
+ * bias of Alg. 2/3, the small-flow bias), turned into an alias table
+ * (Vose's method) so that a pick is O(1): two random words choose a column
+ * and whether to keep it or take its alias.  A disabled path weighs 0.
+ *
+ * No library, no floating point, no global state: the caller owns the
+ * arrays (weights, work lists, columns) and the random source.
+ */
+#ifndef _SPRITZ_SAMPLER_H
+#define _SPRITZ_SAMPLER_H
+
+#include "abi.h"
+#include "kfuncs.h" /* SPRITZ_PICK_* */
+#include "knobs.h"  /* struct spritz_knob_values */
+#include "netlink.h" /* SPRITZ_WEIGHT_ONE */
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+/* Sampler variants, one alias table each per destination. */
+enum spritz_variant {
+	SPRITZ_V_WEIGHTED, /* Eq. 1 base x w_scale (uniform if weighted=0) */
+	SPRITZ_V_UNIFORM,  /* SPRITZ_PICK_UNIFORM */
+	SPRITZ_V_MIN_BIAS, /* SPRITZ_PICK_MIN_BIAS: class 0 x min_bias_factor */
+	SPRITZ_V_SMALL,	   /* SPRITZ_PICK_SMALL_FLOW: class 0 x small_flow_weight */
+	SPRITZ_V_NR,
+};
+
+/* One alias-method column: keep the column with prob/2^32, else alias. */
+struct spritz_alias {
+	__u32 prob;
+	__u16 alias;
+	__u16 __pad;
+};
+
+/* (a * b) / c without overflow (a < c here, so the result fits 32 bits). */
+static __always_inline __u64 __spritz_mul_div(__u64 a, __u64 b, __u64 c)
+{
+#ifdef __KERNEL__
+	return mul_u64_u64_div_u64(a, b, c);
+#else
+	return (__u64)((unsigned __int128)a * b / c);
+#endif
+}
+
+/*
+ * The weight of an enabled path with Eq. 1 base weight @base_weight and
+ * latency class @lat_class in variant @v, for knobs @k.
+ */
+static __always_inline __u64 spritz_variant_weight(__u32 base_weight, __u8 lat_class, __u32 v,
+						   const struct spritz_knob_values *k)
+{
+	switch (v) {
+	case SPRITZ_V_WEIGHTED:
+		if (!k->weighted)
+			return 1;
+		/* Eq. 1, then every path but the longest (1.0) x w_scale */
+		if (base_weight > SPRITZ_WEIGHT_ONE)
+			return (__u64)base_weight * k->w_scale;
+		return base_weight;
+	case SPRITZ_V_MIN_BIAS:
+		/* Alg. 2/3 "w[0] <- min_bias_factor": the minimal class */
+		return lat_class == 0 ? k->min_bias_factor : 1;
+	case SPRITZ_V_SMALL:
+		return lat_class == 0 ? k->small_flow_weight : 1;
+	default:
+		return 1;
+	}
+}
+
+/* The sampler variant for pick flags @flags (SPRITZ_PICK_*). */
+static __always_inline __u32 spritz_flags_variant(__u32 flags)
+{
+	if (flags & SPRITZ_PICK_SMALL_FLOW)
+		return SPRITZ_V_SMALL;
+	if (flags & SPRITZ_PICK_MIN_BIAS)
+		return SPRITZ_V_MIN_BIAS;
+	if (flags & SPRITZ_PICK_UNIFORM)
+		return SPRITZ_V_UNIFORM;
+	return SPRITZ_V_WEIGHTED;
+}
+
+/*
+ * Vose's alias method over @n weights @w (overwritten) summing to @total,
+ * in integers, into @col; @small and @large are work lists of n entries.
+ * Weights are at most 2^32 * 65535 and n <= SPRITZ_MAX_PATHS (4096), so
+ * w * n fits in a u64.
+ */
+static __always_inline void spritz_alias_build(struct spritz_alias *col, __u64 *w, __u16 *small,
+					       __u16 *large, __u32 n, __u64 total)
+{
+	__u32 ns = 0, nl = 0, i;
+
+	for (i = 0; i < n; i++) {
+		w[i] *= n; /* scaled: the average column is now exactly total */
+		if (w[i] < total)
+			small[ns++] = (__u16)i;
+		else
+			large[nl++] = (__u16)i;
+	}
+	while (ns && nl) {
+		__u32 s = small[--ns], l = large[nl - 1];
+
+		col[s].prob = (__u32)__spritz_mul_div(w[s], 1ULL << 32, total);
+		col[s].alias = (__u16)l;
+		w[l] -= total - w[s];
+		if (w[l] < total) {
+			nl--;
+			small[ns++] = (__u16)l;
+		}
+	}
+	/* full columns (exact arithmetic leaves no small ones behind) */
+	while (nl) {
+		i = large[--nl];
+		col[i].prob = 0xffffffffU;
+		col[i].alias = (__u16)i;
+	}
+	while (ns) {
+		i = small[--ns];
+		col[i].prob = 0xffffffffU;
+		col[i].alias = (__u16)i;
+	}
+}
+
+/* The path an alias table of @n columns yields for random words @hi, @lo. */
+static __always_inline __u32 spritz_alias_pick(const struct spritz_alias *col, __u32 n, __u32 hi,
+					       __u32 lo)
+{
+	__u32 i = (__u32)(((__u64)hi * n) >> 32);
+
+	return lo >= col[i].prob ? col[i].alias : i;
+}
+
+#endif /* _SPRITZ_SAMPLER_H */

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The ns-3 simulator (sim/, Documentation/sim.rst) on small fabrics, as
+# tables of cases; no verdict depends on time.
+#
+#   walk         every (source, destination, EV) of a fabric through the
+#                simulator's switch model (switch_core.h) visits exactly
+#                the switches libspritz lists (spritz_ev_route())
+#   permutation  a small permutation: every flow finishes under a scheme
+#   blackhole    10 % of the links drop data: under a Spritz scheme every
+#                flow finishes and paths over failed links are disabled
+#                (counters); under ECMP some flow never finishes
+#
+# Usage: selftests/sim/sim.sh walk|permutation|blackhole
+# Skips when the simulator is not built (no libns3-dev).
+
+. "$(dirname "$0")/../lib/lib.sh"
+
+what=${1:?usage: sim.sh walk|permutation|blackhole}
+sim=$SPRITZ_OUT/sim/spritz-sim
+flowgen=$SPRITZ_OUT/lab/flowgen
+tmp=$(mktemp -d /tmp/spritz-sim.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$sim" ] || [ ! -x "$flowgen" ]; then
+	ktap_header 1
+	ktap_result "sim $what" 4 "no $sim (needs libns3-dev)"
+	ktap_finish
+fi
+
+# check_json FILE JQ-EXPR: the expression holds on the results
+check_json()
+{
+	jq -e "$2" "$1" >/dev/null || {
+		echo "failed: $2"
+		jq -c '.sim, "finished \(.finished)/\(.flows_total)"' "$1"
+		return 1
+	}
+}
+
+# sim_case TOPO FLOWS SCHEME JQ [OPTIONS...]: one run, its results checked
+sim_case()
+{
+	local topo=$1 flows=$2 s=$3 expr=$4 out
+	shift 4
+	out=$tmp/$s-$RANDOM.json
+	"$sim" --topo "$topo" --flows "$flows" --scheme "$s" --out "$out" "$@" &&
+		check_json "$out" "$expr"
+}
+
+topo=dragonfly:p=1,a=4,h=2
+case $what in
+walk)
+	# TOPO (the fabrics the BPF switch's test walks too)
+	cases=$'dragonfly:p=2,a=4,h=2\nslimfly:q=5'
+	ktap_header "$(wc -l <<< "$cases")"
+	while read -r t; do
+		run_test "walk $t" "$sim" --topo "$t" --walk
+	done <<< "$cases"
+	;;
+permutation)
+	"$flowgen" gen "$topo" --scenario permutation --size 131072 --seed 1 > "$tmp/flows" ||
+		exit 1
+	schemes=(ecmp minimal valiant ugal-l ops-u ops-w flicr scout spray-u spray-w)
+	ktap_header ${#schemes[@]}
+	for s in "${schemes[@]}"; do
+		run_test "permutation $s: every flow finishes" \
+			sim_case "$topo" "$tmp/flows" "$s" '.finished == .flows_total' \
+			--deadline-us 100000
+	done
+	;;
+blackhole)
+	"$flowgen" gen "$topo" --scenario permutation --size 131072 --seed 1 > "$tmp/flows" ||
+		exit 1
+	# SCHEME <TAB> expected results (seed 1 fails 9 of the 90 links)
+	cases=$(cat <<-'CASES'
+	scout	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0
+	spray-u	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0
+	ecmp	.sim.failed_links == 9 and .finished < .flows_total and .sim.path_disables == 0 and .sim.blackhole_drops > 0
+	CASES
+	)
+	ktap_header "$(wc -l <<< "$cases")"
+	while IFS=$'\t' read -r s expr; do
+		run_test "blackhole $s: $expr" sim_case "$topo" "$tmp/flows" "$s" "$expr" \
+			--fail-links 0.1 --seed 1 --deadline-us 20000
+	done <<< "$cases"
+	;;
+*)
+	echo "usage: sim.sh walk|permutation|blackhole" >&2
+	exit 2
+	;;
+esac
+ktap_finish

@@ -1,0 +1,1308 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * spritz-sim: one scheme, one flow list, one fabric, on ns-3
+ * (Documentation/sim.rst).
+ *
+ *	spritz-sim --topo TOPO --flows FILE --scheme NAME [--out FILE]
+ *	           [--fail-links FRACTION] [--seed N] [--deadline-us US]
+ *	           [--queue-pkts N] [--rto-us US] [--dupthresh N]
+ *	           [--rate-gbps G] [--stop-tag TAG] [--rng-seed N] [--progress]
+ *	           [--walk]
+ *
+ * --seed chooses the failed links and, unless --rng-seed is given, seeds
+ * the simulator's random source (path picks, Valiant, failures).
+ * --stop-tag ends the run once every flow with that tag finished (the
+ * motivational scenario's monitored flow).
+ *
+ * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
+ * switch and per host, point-to-point links at Table II's speed and cable
+ * latencies, the switch latency folded into the links out of a switch, a
+ * RED queue with ECN (instantaneous, 0.2-0.8 of the queue) on every port.
+ *
+ * Switches route with SwitchRouting, an Ipv4RoutingProtocol whose
+ * RouteInput() fills struct spritz_sw_pkt and calls spritz_sw_decide()
+ * (include/spritz/switch_core.h), as bpf/spritz_switch.bpf.c does; the EV
+ * rides in a packet tag (the flow label of the deployment).  Hosts run
+ * ns-3's TCP (DCTCP, ECN, SACK, an ACK per segment); HostRouting's
+ * RouteOutput() sees every segment TCP sends and does what the tc egress
+ * program does (lb.h, feedback.h, a pick from the sampler of sampler.h),
+ * its RouteInput() sees every ACK and does what the tc ingress program does.
+ *
+ * --walk: no traffic; follow every (source, destination, EV) of every
+ * source switch through the switch model and check that the switches
+ * visited are exactly those libspritz lists (spritz_ev_route()).
+ *
+ * Output (--out, else stdout): flowgen run's JSON (lab/flowgen.c) plus the
+ * simulator's counters.
+ */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include "model.h"
+
+using namespace ns3;
+using namespace spritz_sim;
+
+namespace {
+
+const uint16_t PORT_BASE = 1024; /* flow i listens on PORT_BASE + i */
+const uint32_t MAX_FLOWS = 48000; /* below the ephemeral ports (49152) */
+const uint32_t TCP_MSS = 4096;	 /* Table II: 4096 B payload */
+
+[[noreturn]] void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("spritz-sim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+double wall_now()
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ------------------------------------------------------------ packet tag */
+
+/* The EV a host chose for a packet: the flow label of the deployment. */
+class EvTag : public Tag {
+public:
+	uint16_t ev = 0;
+	static TypeId GetTypeId()
+	{
+		static TypeId tid = TypeId("spritz::EvTag").SetParent<Tag>().AddConstructor<EvTag>();
+		return tid;
+	}
+	TypeId GetInstanceTypeId() const override { return GetTypeId(); }
+	uint32_t GetSerializedSize() const override { return 2; }
+	void Serialize(TagBuffer b) const override { b.WriteU16(ev); }
+	void Deserialize(TagBuffer b) override { ev = b.ReadU16(); }
+	void Print(std::ostream &os) const override { os << "ev=" << ev; }
+};
+
+/* ------------------------------------------------------------- the world */
+
+struct Flow {
+	uint32_t id;
+	long start_us;
+	std::string src, dst, tag;
+	uint64_t size;
+	uint32_t ss, sk, ds, dk; /* switch, host index at the switch */
+	uint32_t sh, dh;	 /* host numbers */
+	/* results */
+	int64_t t_start = -1, t_end = -1; /* ns */
+	uint64_t rx = 0, sent = 0;
+	uint32_t retrans = 0, ooo = 0;
+	uint32_t rcv_next = 0;
+	bool rcv_have = false;
+	Ptr<Socket> tx;
+	/* host hook state: the tc programs' per-flow value (maps.h) */
+	spritz_flow hf;
+	bool hf_init = false;
+};
+
+struct TcpBits {
+	uint16_t sport, dport;
+	uint32_t seq, ack;
+	uint8_t doff, flags;
+};
+
+/* The first bytes of a TCP header, and its options if @opt. */
+bool tcp_peek(Ptr<const Packet> p, TcpBits *b, uint8_t *opt = nullptr)
+{
+	uint8_t h[60];
+
+	if (p->GetSize() < 20)
+		return false;
+	p->CopyData(h, opt ? (p->GetSize() < 60 ? p->GetSize() : 60) : 20);
+	b->sport = (uint16_t)(h[0] << 8 | h[1]);
+	b->dport = (uint16_t)(h[2] << 8 | h[3]);
+	b->seq = (uint32_t)h[4] << 24 | h[5] << 16 | h[6] << 8 | h[7];
+	b->ack = (uint32_t)h[8] << 24 | h[9] << 16 | h[10] << 8 | h[11];
+	b->doff = h[12] >> 4;
+	b->flags = h[13];
+	if (opt)
+		memcpy(opt, h, 60);
+	return b->doff >= 5;
+}
+
+struct Sim;
+Sim *g_sim;
+
+struct SwPort {
+	uint32_t ifidx = 0;
+	Ptr<NetDevice> dev;
+	Ptr<QueueDisc> qd;
+	Ptr<Queue<Packet>> dq;
+	Ptr<Ipv4Route> route;
+	uint8_t flags = 0;
+};
+
+struct Sim {
+	spritz_topo *t = nullptr;
+	Scheme scheme;
+	spritz_sw_cfg cfg;
+	std::vector<spritz_sw_info> info;
+	std::vector<spritz_sw_route> routes; /* s * nsw + d */
+	std::vector<std::vector<SwPort>> ports; /* [s][slot] */
+	std::vector<std::vector<uint8_t>> slot_of_if; /* [s][ifindex] */
+	std::vector<uint32_t> host_base;	/* first host number of each switch */
+	std::vector<uint32_t> host_sw, host_k;
+	std::vector<Ptr<Node>> sw_nodes, host_nodes;
+	std::vector<Ptr<Ipv4Route>> host_route;
+	std::vector<Flow> flows;
+	std::vector<std::pair<int, int>> failed; /* (switch, port) */
+	Tables *tables = nullptr;
+	spritz_lb_cfg lb;
+	spritz_knob_values knobs;
+	uint64_t timeout_ns = 100000;
+	spritz_stats st;
+	Rng rng{1};
+	uint32_t nfinished = 0;
+	uint64_t deadline_us = 0;
+	/* counters */
+	uint64_t drops[SPRITZ_SW_DROP_MAX] = {};
+	uint64_t sw_packets = 0, steered = 0, ugal_val = 0, ugal_min = 0;
+	uint64_t data_sent = 0, acks_seen = 0;
+	bool progress = false;
+	std::string stop_tag;	/* stop once every flow with this tag finished */
+	uint32_t nstop = 0;
+	double t0 = 0, last_progress = 0;
+};
+
+Ipv4Address host_addr(uint32_t s, uint32_t k)
+{
+	uint8_t a[4];
+
+	spritz_lab_addr4(s, k, a);
+	return Ipv4Address((uint32_t)a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3]);
+}
+
+/* Switch and host index of a host address (the lab plan's), false if none. */
+bool addr_host(Ipv4Address a, uint32_t *s, uint32_t *k)
+{
+	uint32_t v = a.Get();
+
+	if ((v >> 24) != 10 || (v & 0xff) == 0)
+		return false;
+	*s = (v >> 8) & 0xffff;
+	*k = (v & 0xff) - 1;
+	return *s < (uint32_t)g_sim->t->nsw && *k < (uint32_t)g_sim->t->hosts[*s];
+}
+
+/* ------------------------------------------------------------ the switch */
+
+class SwitchRouting : public Ipv4RoutingProtocol {
+public:
+	uint32_t sw = 0;
+	static TypeId GetTypeId()
+	{
+		static TypeId tid = TypeId("spritz::SwitchRouting").SetParent<Ipv4RoutingProtocol>();
+		return tid;
+	}
+	Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header &, Ptr<NetDevice>,
+				   Socket::SocketErrno &err) override
+	{
+		err = Socket::ERROR_NOROUTETOHOST;
+		return nullptr;
+	}
+	bool RouteInput(Ptr<const Packet> p, const Ipv4Header &h, Ptr<const NetDevice> idev,
+			UnicastForwardCallback ucb, MulticastForwardCallback, LocalDeliverCallback,
+			ErrorCallback) override;
+	void NotifyInterfaceUp(uint32_t) override {}
+	void NotifyInterfaceDown(uint32_t) override {}
+	void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override {}
+	void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override {}
+	void SetIpv4(Ptr<Ipv4>) override {}
+	void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
+};
+
+/* The packet's inputs to the switch core, as the BPF switch fills them. */
+void sw_fill(uint32_t me, uint32_t in_slot, const Ipv4Header &h, Ptr<const Packet> p,
+	     spritz_sw_pkt *in, TcpBits *tb)
+{
+	Sim *S = g_sim;
+	uint32_t s, k;
+	EvTag tag;
+
+	memset(in, 0, sizeof(*in));
+	in->in_slot = in_slot;
+	in->dst_sw = SPRITZ_SW_NONE;
+	in->dst_slot = SPRITZ_SW_SLOT_NONE;
+	in->dst_group = SPRITZ_SW_NONE;
+	in->route_port = SPRITZ_SW_SLOT_NONE;
+	if (addr_host(h.GetDestination(), &s, &k)) {
+		in->dst_sw = s;
+		in->dst_slot = SPRITZ_SW_HOST_SLOT0 + k;
+		in->dst_group = S->info[s].group;
+		in->route_port = S->routes[(size_t)me * S->t->nsw + s].port;
+	}
+	in->ev = p->PeekPacketTag(tag) ? tag.ev : -1;
+	in->hop = h.GetTtl();
+	memset(tb, 0, sizeof(*tb));
+	if (h.GetProtocol() == 6)
+		tcp_peek(p, tb);
+	if (S->cfg.mode == SPRITZ_SW_MODE_ECMP || S->cfg.mode == SPRITZ_SW_MODE_UGAL_L) {
+		uint8_t sa[16] = {}, da[16] = {};
+		uint32_t v;
+
+		/* ::ffff:a.b.c.d, as the BPF switch keys IPv4 */
+		sa[10] = sa[11] = da[10] = da[11] = 0xff;
+		v = htonl(h.GetSource().Get());
+		memcpy(&sa[12], &v, 4);
+		v = htonl(h.GetDestination().Get());
+		memcpy(&da[12], &v, 4);
+		in->flow_hash = spritz_sw_flow_hash(sa, da, tb->sport, tb->dport, h.GetProtocol(),
+						    0, S->cfg.seed);
+		in->pkt_hash = spritz_sw_pkt_hash(in->flow_hash, tb->seq, tb->ack);
+	}
+	in->rnd = S->rng.next();
+}
+
+/* Backlog of a switch port now, bytes: its RED queue and the device's queue. */
+uint32_t port_backlog(uint32_t s, uint32_t slot)
+{
+	SwPort &pt = g_sim->ports[s][slot];
+
+	if (!pt.qd)
+		return 0;
+	return pt.qd->GetNBytes() + (pt.dq ? pt.dq->GetNBytes() : 0);
+}
+
+uint32_t peer_of(uint32_t s, uint32_t slot)
+{
+	if (slot >= (uint32_t)spritz_topo_degree(g_sim->t, s))
+		return SPRITZ_SW_NONE;
+	return spritz_topo_port_nbr(g_sim->t, s, slot);
+}
+
+/* SPRITZ_SW_NEED_PREV (bpf fill_prev()). */
+void sw_fill_prev(uint32_t me, spritz_sw_pkt *in)
+{
+	uint32_t prev = peer_of(me, in->in_slot);
+
+	in->in_minimal = prev == SPRITZ_SW_NONE ||
+			 peer_of(prev, g_sim->routes[(size_t)prev * g_sim->t->nsw + in->dst_sw].port) == me;
+	in->have |= SPRITZ_SW_HAVE_PREV;
+}
+
+/* SPRITZ_SW_NEED_UGAL (bpf fill_ugal()), with the ports' real queues. */
+void sw_fill_ugal(uint32_t me, spritz_sw_pkt *in, uint32_t p1)
+{
+	Sim *S = g_sim;
+	uint32_t n1 = peer_of(me, p1), p2 = SPRITZ_SW_SLOT_NONE, last;
+
+	in->have |= SPRITZ_SW_HAVE_UGAL;
+	if (n1 != SPRITZ_SW_NONE)
+		p2 = spritz_sw_ugal_hop2(&S->cfg, &S->info[me], &S->info[n1], n1, p1, in);
+	last = p2 == SPRITZ_SW_SLOT_NONE ? n1 : peer_of(n1, p2);
+	if (last == SPRITZ_SW_NONE) {
+		in->q_min = in->h_min = 0;
+		in->q_val = in->h_val = 1;
+		return;
+	}
+	in->h_min = S->routes[(size_t)me * S->t->nsw + in->dst_sw].hops;
+	in->h_val = spritz_sw_ugal_hval(p2, S->routes[(size_t)last * S->t->nsw + in->dst_sw].hops);
+	in->q_min = port_backlog(me, in->route_port);
+	in->q_val = port_backlog(me, p1);
+}
+
+/* The switch model: one decision of the shared core; SLOT_NONE + *why on a drop. */
+uint32_t sw_decide(uint32_t me, spritz_sw_pkt *in, spritz_sw_decision *dec, uint32_t *why)
+{
+	Sim *S = g_sim;
+	uint32_t ret = spritz_sw_decide(&S->cfg, &S->info[me], me, in, dec);
+
+	if (ret == SPRITZ_SW_V_NEED && (dec->need & SPRITZ_SW_NEED_PREV)) {
+		sw_fill_prev(me, in);
+		ret = spritz_sw_decide(&S->cfg, &S->info[me], me, in, dec);
+	}
+	if (ret == SPRITZ_SW_V_NEED && (dec->need & SPRITZ_SW_NEED_UGAL)) {
+		sw_fill_ugal(me, in, dec->val_port);
+		ret = spritz_sw_decide(&S->cfg, &S->info[me], me, in, dec);
+	}
+	if (ret != SPRITZ_SW_V_FORWARD) {
+		*why = dec->drop ? dec->drop - 1 : (uint32_t)SPRITZ_SW_DROP_NO_PORT;
+		return SPRITZ_SW_SLOT_NONE;
+	}
+	return dec->slot;
+}
+
+bool SwitchRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
+			       Ptr<const NetDevice> idev, UnicastForwardCallback ucb,
+			       MulticastForwardCallback, LocalDeliverCallback, ErrorCallback)
+{
+	Sim *S = g_sim;
+	spritz_sw_decision dec;
+	spritz_sw_pkt in;
+	TcpBits tb;
+	uint32_t slot, why = 0, ifi = idev->GetIfIndex();
+
+	S->sw_packets++;
+	sw_fill(sw, S->slot_of_if[sw][ifi], h, p, &in, &tb);
+	slot = sw_decide(sw, &in, &dec, &why);
+	if (slot != SPRITZ_SW_SLOT_NONE) {
+		SwPort &pt = S->ports[sw][slot];
+		int pure_ack = h.GetProtocol() == 6 && h.GetPayloadSize() <= tb.doff * 4u;
+
+		why = spritz_sw_port_check(pt.flags, pt.dev ? 1 : 0, pure_ack);
+		if (!why) {
+			S->steered += dec.steered;
+			if (dec.role == SPRITZ_SW_ROLE_ECMP1 && S->cfg.mode == SPRITZ_SW_MODE_UGAL_L &&
+			    dec.val_port != SPRITZ_SW_SLOT_NONE)
+				(dec.minimal ? S->ugal_min : S->ugal_val)++;
+			ucb(pt.route, p, h);
+			return true;
+		}
+		why--;
+	}
+	S->drops[why < SPRITZ_SW_DROP_MAX ? why : (uint32_t)SPRITZ_SW_DROP_NO_PORT]++;
+	return true; /* consumed: dropped */
+}
+
+/* -------------------------------------------------------------- the host */
+
+class HostRouting : public Ipv4RoutingProtocol {
+public:
+	uint32_t host = 0;
+	static TypeId GetTypeId()
+	{
+		static TypeId tid = TypeId("spritz::HostRouting").SetParent<Ipv4RoutingProtocol>();
+		return tid;
+	}
+	Ptr<Ipv4Route> RouteOutput(Ptr<Packet> p, const Ipv4Header &h, Ptr<NetDevice>,
+				   Socket::SocketErrno &err) override;
+	bool RouteInput(Ptr<const Packet> p, const Ipv4Header &h, Ptr<const NetDevice> idev,
+			UnicastForwardCallback, MulticastForwardCallback, LocalDeliverCallback lcb,
+			ErrorCallback) override;
+	void NotifyInterfaceUp(uint32_t) override {}
+	void NotifyInterfaceDown(uint32_t) override {}
+	void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override {}
+	void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override {}
+	void SetIpv4(Ptr<Ipv4>) override {}
+	void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
+};
+
+uint64_t now_ns()
+{
+	return (uint64_t)Simulator::Now().GetNanoSeconds();
+}
+
+/* The flow a segment from host @host to @dst port @dport belongs to, or NULL. */
+Flow *flow_of(uint32_t host, uint16_t port, bool sender)
+{
+	Sim *S = g_sim;
+	uint32_t id = (uint32_t)port - PORT_BASE;
+
+	if (port < PORT_BASE || id >= S->flows.size())
+		return nullptr;
+	Flow *f = &S->flows[id];
+	return (sender ? f->sh : f->dh) == host ? f : nullptr;
+}
+
+/* One feedback outcome into the algorithm, its action performed (bpf spritz_fb_one()). */
+void fb_one(Flow *f, uint32_t kind, uint16_t ev, uint8_t lat)
+{
+	Sim *S = g_sim;
+
+	if (!(spritz_fb_apply(&f->hf.lb, &S->lb, &S->st, kind, ev, lat) &
+	      SPRITZ_LB_ACT_DISABLE_PATH))
+		return;
+	if (S->tables->timeout(f->hf.src_switch, f->hf.dst_switch, ev, now_ns()) == 0)
+		S->st.path_disables++;
+	else
+		S->st.path_disable_fail++;
+}
+
+/* Deliver the outcomes left in the ring (bpf spritz_fb_deliver()). */
+void fb_deliver(Flow *f)
+{
+	spritz_fb_event e;
+
+	for (uint32_t i = 0; i < SPRITZ_RING_SIZE; i++)
+		if (spritz_fb_take(&f->hf.fb, i, &e))
+			fb_one(f, e.kind, e.ev, e.lat_class);
+}
+
+/* The EV of one data send (bpf spritz_decide()): EV | class << 16, or -1. */
+int host_decide(Flow *f)
+{
+	Sim *S = g_sim;
+	spritz_lb_verdict v;
+	uint32_t flags;
+	int r;
+
+	if (spritz_lb_send(&f->hf.lb, &S->lb, now_ns(), 1, &v) == SPRITZ_LB_USE_EV) {
+		S->st.dec_use_ev++;
+		return v.ev | (uint32_t)v.lat_class << 16;
+	}
+	S->st.dec_sample++;
+	flags = v.flags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
+	if (!(flags & SPRITZ_PICK_UNIFORM) && f->hf.bytes_sent < S->knobs.small_flow_bytes) {
+		flags |= SPRITZ_PICK_SMALL_FLOW;
+		S->st.pick_small_flow++;
+	}
+	if (flags & SPRITZ_PICK_MIN_BIAS)
+		S->st.pick_min_bias++;
+	r = S->tables->pick(f->hf.src_switch, f->hf.dst_switch, flags, now_ns(), S->rng);
+	if (r < 0) {
+		S->st.pick_fail++;
+		return -1;
+	}
+	S->st.picks++;
+	spritz_lb_sent(&f->hf.lb, &S->lb, SPRITZ_PICK_EV(r), SPRITZ_PICK_LAT_CLASS(r));
+	return r & 0xffffff;
+}
+
+/* What the tc egress program does with one TCP segment (spritz_egress_tcp6()). */
+void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
+{
+	Sim *S = g_sim;
+	int kind = spritz_fb_seg_kind(tb.flags, paylen);
+	uint32_t end = tb.seq + paylen + !!(tb.flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_FIN));
+	EvTag tag;
+	int r;
+
+	if (!f->hf_init) {
+		memset(&f->hf, 0, sizeof(f->hf));
+		spritz_lb_flow_init(&f->hf.lb, &S->lb);
+		f->hf.src_switch = f->ss;
+		f->hf.dst_switch = f->ds;
+		f->hf_init = true;
+	}
+	S->st.eg_managed_tcp++;
+	f->hf.packets++;
+	f->hf.bytes_sent += p->GetSize() + 20;
+	if (kind == SPRITZ_SEG_CTL) {
+		spritz_fb_ctl_sent(&f->hf.fb, tb.flags, tb.seq, end);
+		if (!(f->hf.flags & SPRITZ_FLOW_F_HAVE_EV)) {
+			S->st.eg_unsteered++;
+			return;
+		}
+		tag.ev = f->hf.last_ev;
+		p->AddPacketTag(tag);
+		S->st.eg_pure_ack++;
+		return;
+	}
+	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end) &&
+	    spritz_fb_retrans(&f->hf.fb, &S->st, now_ns(), S->timeout_ns, tb.seq, end))
+		fb_deliver(f);
+	r = host_decide(f);
+	if (r < 0) {
+		S->st.eg_unsteered++;
+		return;
+	}
+	tag.ev = r & 0xffff;
+	p->AddPacketTag(tag);
+	S->st.eg_rewrites++;
+	f->hf.last_ev = r & 0xffff;
+	f->hf.last_lat_class = (r >> 16) & 0xff;
+	f->hf.flags |= SPRITZ_FLOW_F_HAVE_EV;
+	if (kind == SPRITZ_SEG_DATA)
+		spritz_fb_record(&f->hf.fb, &S->st, now_ns(), tb.seq, end, r & 0xffff,
+				 (r >> 16) & 0xff, 1);
+}
+
+/* What the tc ingress program does with an ACK of a flow (spritz_ack()). */
+void host_ack(Flow *f, const TcpBits &tb, const uint8_t *h)
+{
+	Sim *S = g_sim;
+	spritz_fb_ackinfo a;
+	uint32_t olen = tb.doff * 4u, i = 20;
+
+	if (!f->hf_init || spritz_fb_ack_check(&f->hf.fb, &S->st, tb.flags, tb.ack) !=
+				   SPRITZ_FB_ACK_SCAN)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.ack = tb.ack;
+	a.ece = !!(tb.flags & SPRITZ_TCP_ECE);
+	while (i < olen && i < 60) {
+		uint8_t kind = h[i], len;
+
+		if (kind == 0)
+			break;
+		if (kind == 1) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= olen)
+			break;
+		len = h[i + 1];
+		if (len < 2 || i + len > olen)
+			break;
+		if (kind == 5) {
+			for (uint32_t b = i + 2; b + 8 <= i + len && a.nsack < SPRITZ_SACK_MAX; b += 8) {
+				a.sack[2 * a.nsack] = (uint32_t)h[b] << 24 | h[b + 1] << 16 |
+						      h[b + 2] << 8 | h[b + 3];
+				a.sack[2 * a.nsack + 1] = (uint32_t)h[b + 4] << 24 | h[b + 5] << 16 |
+							  h[b + 6] << 8 | h[b + 7];
+				a.nsack++;
+			}
+		}
+		i += len;
+	}
+	if (spritz_fb_ack(&f->hf.fb, &S->st, now_ns(), S->timeout_ns, &a))
+		fb_deliver(f);
+}
+
+Ptr<Ipv4Route> HostRouting::RouteOutput(Ptr<Packet> p, const Ipv4Header &h, Ptr<NetDevice>,
+					Socket::SocketErrno &err)
+{
+	Sim *S = g_sim;
+	TcpBits tb;
+	uint32_t paylen;
+
+	err = Socket::ERROR_NOTERROR;
+	if (!p || h.GetProtocol() != 6 || !tcp_peek(p, &tb))
+		return S->host_route[host];
+	Flow *f = flow_of(host, tb.dport, true);
+	if (!f)
+		return S->host_route[host];
+	paylen = p->GetSize() - tb.doff * 4u;
+	if (paylen) {
+		S->data_sent++;
+		if (f->hf_init && spritz_seq_before(tb.seq, f->hf.fb.snd_nxt))
+			f->retrans++;
+	}
+	if (S->scheme.algo >= 0) {
+		host_egress(f, p, tb, paylen);
+	} else if (paylen) {
+		/* unmanaged: the sequence space only, to count retransmissions */
+		if (!f->hf_init) {
+			memset(&f->hf, 0, sizeof(f->hf));
+			f->hf_init = true;
+		}
+		spritz_fb_presend(&f->hf.fb, tb.seq, tb.seq + paylen);
+	}
+	return S->host_route[host];
+}
+
+bool HostRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h, Ptr<const NetDevice> idev,
+			     UnicastForwardCallback, MulticastForwardCallback,
+			     LocalDeliverCallback lcb, ErrorCallback)
+{
+	Sim *S = g_sim;
+	uint8_t raw[60];
+	TcpBits tb;
+
+	if (h.GetProtocol() == 6 && tcp_peek(p, &tb, raw)) {
+		uint32_t paylen = h.GetPayloadSize() - tb.doff * 4u;
+		Flow *f;
+
+		if (paylen && (f = flow_of(host, tb.dport, false))) {
+			/* receiver: out of order if not the next expected sequence */
+			if (f->rcv_have && tb.seq != f->rcv_next)
+				f->ooo++;
+			if (!f->rcv_have || spritz_seq_before(f->rcv_next, tb.seq + paylen))
+				f->rcv_next = tb.seq + paylen;
+			f->rcv_have = true;
+		}
+		if ((tb.flags & SPRITZ_TCP_ACK) && S->scheme.algo >= 0 &&
+		    (f = flow_of(host, tb.sport, true))) {
+			S->acks_seen++;
+			host_ack(f, tb, raw);
+		}
+	}
+	lcb(p, h, idev->GetIfIndex());
+	return true;
+}
+
+class SimRoutingHelper : public Ipv4RoutingHelper {
+public:
+	SimRoutingHelper *Copy() const override { return new SimRoutingHelper(*this); }
+	Ptr<Ipv4RoutingProtocol> Create(Ptr<Node> node) const override
+	{
+		uint32_t id = node->GetId(), nsw = g_sim->t->nsw;
+
+		if (id < nsw) {
+			Ptr<SwitchRouting> r = CreateObject<SwitchRouting>();
+			r->sw = id;
+			return r;
+		}
+		Ptr<HostRouting> r = CreateObject<HostRouting>();
+		r->host = id - nsw;
+		return r;
+	}
+};
+
+/* --------------------------------------------------------------- flows */
+
+void rx_cb(Ptr<Socket> s);
+
+void accept_cb(Ptr<Socket> s, const Address &)
+{
+	s->SetRecvCallback(MakeCallback(&rx_cb));
+}
+
+void rx_cb(Ptr<Socket> s)
+{
+	Sim *S = g_sim;
+	Address from;
+	Ptr<Packet> p;
+	Address local;
+
+	s->GetSockName(local);
+	uint16_t port = InetSocketAddress::ConvertFrom(local).GetPort();
+	Flow *f = &S->flows[port - PORT_BASE];
+
+	while ((p = s->RecvFrom(from)) && p->GetSize()) {
+		f->rx += p->GetSize();
+		if (f->rx >= f->size && f->t_end < 0) {
+			f->t_end = (int64_t)now_ns();
+			if (++S->nfinished == S->flows.size() ||
+			    (f->tag == S->stop_tag && !--S->nstop))
+				Simulator::Stop();
+		}
+	}
+}
+
+void tx_more(Ptr<Socket> s, uint32_t)
+{
+	Sim *S = g_sim;
+	Address peer;
+
+	s->GetPeerName(peer);
+	Flow *f = &S->flows[InetSocketAddress::ConvertFrom(peer).GetPort() - PORT_BASE];
+
+	while (f->sent < f->size) {
+		uint32_t n = s->GetTxAvailable();
+		uint64_t left = f->size - f->sent;
+
+		if (!n)
+			break;
+		if (n > left)
+			n = (uint32_t)left;
+		if (n > 64 * TCP_MSS)
+			n = 64 * TCP_MSS;
+		int r = s->Send(Create<Packet>(n));
+		if (r <= 0)
+			break;
+		f->sent += r;
+	}
+	if (f->sent >= f->size)
+		s->Close();
+}
+
+void connected_cb(Ptr<Socket> s)
+{
+	tx_more(s, s->GetTxAvailable());
+}
+
+void conn_fail_cb(Ptr<Socket>)
+{
+}
+
+void flow_start(uint32_t id)
+{
+	Sim *S = g_sim;
+	Flow *f = &S->flows[id];
+	Ptr<Socket> s = Socket::CreateSocket(S->host_nodes[f->sh], TcpSocketFactory::GetTypeId());
+
+	f->t_start = (int64_t)now_ns();
+	f->tx = s;
+	s->Bind();
+	s->SetConnectCallback(MakeCallback(&connected_cb), MakeCallback(&conn_fail_cb));
+	s->SetSendCallback(MakeCallback(&tx_more));
+	s->Connect(InetSocketAddress(host_addr(f->ds, f->dk), PORT_BASE + id));
+}
+
+void progress_tick()
+{
+	Sim *S = g_sim;
+	double w = wall_now();
+
+	if (w - S->last_progress >= 10) {
+		S->last_progress = w;
+		fprintf(stderr, "spritz-sim: %s: t=%.1f us, %u/%zu flows finished, %.1f M events, %.0f s\n",
+			S->scheme.name.c_str(), Simulator::Now().GetNanoSeconds() / 1e3,
+			S->nfinished, S->flows.size(), Simulator::GetEventCount() / 1e6, w - S->t0);
+	}
+	Simulator::Schedule(MicroSeconds(5), &progress_tick);
+}
+
+/* ------------------------------------------------------------ building */
+
+/* Host (switch, index) of a flow-list address: the lab plan's IPv6 or IPv4. */
+bool parse_host(const std::string &a, uint32_t *s, uint32_t *k)
+{
+	uint8_t b[16];
+
+	if (inet_pton(AF_INET6, a.c_str(), b) == 1) {
+		if (b[0] != 0xfd || b[1] != 0)
+			return false;
+		*s = (uint32_t)b[2] << 8 | b[3];
+		uint32_t kk = (uint32_t)b[14] << 8 | b[15];
+		if (!kk)
+			return false;
+		*k = kk - 1;
+	} else if (inet_pton(AF_INET, a.c_str(), b) == 1) {
+		if (b[0] != 10 || !b[3])
+			return false;
+		*s = (uint32_t)b[1] << 8 | b[2];
+		*k = b[3] - 1u;
+	} else {
+		return false;
+	}
+	return *s < (uint32_t)g_sim->t->nsw && *k < (uint32_t)g_sim->t->hosts[*s];
+}
+
+void read_flows(const char *path)
+{
+	Sim *S = g_sim;
+	std::ifstream in(path);
+	std::string line;
+	int ln = 0;
+
+	if (!in)
+		die("failed to open %s: %s", path, strerror(errno));
+	while (std::getline(in, line)) {
+		ln++;
+		if (line.empty() || line[0] == '#')
+			continue;
+		std::istringstream ss(line);
+		Flow f;
+		long long size;
+
+		if (!(ss >> f.start_us >> f.src >> f.dst >> size >> f.tag) || f.start_us < 0 ||
+		    size <= 0)
+			die("failed to parse %s:%d: not START_US SRC DST SIZE TAG", path, ln);
+		if (!parse_host(f.src, &f.ss, &f.sk) || !parse_host(f.dst, &f.ds, &f.dk))
+			die("failed to parse %s:%d: address not a host of %s", path, ln, S->t->name);
+		if (f.src == f.dst)
+			die("failed to parse %s:%d: source and destination are the same host", path,
+			    ln);
+		if (S->flows.size() >= MAX_FLOWS)
+			die("failed to read %s: more than %u flows", path, MAX_FLOWS);
+		f.size = size;
+		f.id = S->flows.size();
+		f.sh = S->host_base[f.ss] + f.sk;
+		f.dh = S->host_base[f.ds] + f.dk;
+		S->flows.push_back(f);
+	}
+}
+
+struct Params {
+	double rate_gbps = 400;
+	uint32_t queue_pkts = 0; /* 0: Table II's for the family */
+	uint32_t rto_us = 100;
+	uint32_t dupthresh = 3;
+	double fail = 0;
+	uint32_t seed = 1;
+	uint64_t deadline_us = 1000000;
+};
+
+/* Links and queues; fills S->ports, slot_of_if, routes, info. */
+void build_fabric(const Params &P)
+{
+	Sim *S = g_sim;
+	spritz_topo *t = S->t;
+	uint32_t nsw = t->nsw, s, i, k, nhosts = 0;
+	char rate[32];
+
+	for (s = 0; s < nsw; s++) {
+		S->host_base.push_back(nhosts);
+		for (k = 0; k < (uint32_t)t->hosts[s]; k++) {
+			S->host_sw.push_back(s);
+			S->host_k.push_back(k);
+		}
+		nhosts += t->hosts[s];
+	}
+	NodeContainer sws, hosts;
+	sws.Create(nsw);
+	hosts.Create(nhosts);
+	for (s = 0; s < nsw; s++)
+		S->sw_nodes.push_back(sws.Get(s));
+	for (i = 0; i < nhosts; i++)
+		S->host_nodes.push_back(hosts.Get(i));
+	InternetStackHelper stack;
+	SimRoutingHelper rh;
+	stack.SetRoutingHelper(rh);
+	stack.SetIpv6StackInstall(false);
+	stack.Install(sws);
+	stack.Install(hosts);
+
+	uint32_t qp = P.queue_pkts;
+	if (!qp)
+		qp = t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88; /* Table II */
+	snprintf(rate, sizeof(rate), "%.0fMbps", P.rate_gbps * 1000);
+	TrafficControlHelper tch;
+	tch.SetRootQueueDisc("ns3::RedQueueDisc", "UseEcn", BooleanValue(true), "UseHardDrop",
+			     BooleanValue(false), "MeanPktSize", UintegerValue(4160), "QW",
+			     DoubleValue(1.0), "LInterm", DoubleValue(1.0), "MinTh",
+			     DoubleValue(0.2 * qp), "MaxTh", DoubleValue(0.8 * qp), "MaxSize",
+			     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, qp)), "LinkBandwidth",
+			     DataRateValue(DataRate(rate)), "LinkDelay",
+			     TimeValue(NanoSeconds(25)));
+	PointToPointHelper p2p;
+	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
+	p2p.SetDeviceAttribute("Mtu", UintegerValue(4160));
+	p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
+
+	S->ports.assign(nsw, std::vector<SwPort>(SPRITZ_SW_MAX_SLOTS));
+	S->slot_of_if.assign(nsw, std::vector<uint8_t>());
+	S->host_route.resize(nhosts);
+	uint32_t swaddr = (172u << 24) | (16u << 16) | 1;
+	Ipv4Address gw("10.255.255.254");
+	auto attach = [&](Ptr<Node> n, Ptr<NetDevice> d, Ipv4Address a) {
+		Ptr<Ipv4> ip = n->GetObject<Ipv4>();
+		uint32_t ifi = ip->AddInterface(d);
+		ip->AddAddress(ifi, Ipv4InterfaceAddress(a, Ipv4Mask("255.255.255.255")));
+		ip->SetUp(ifi);
+		return ifi;
+	};
+	auto sw_port = [&](uint32_t sw, uint32_t slot, Ptr<NetDevice> d, uint32_t ifi) {
+		SwPort &pt = S->ports[sw][slot];
+		Ptr<TrafficControlLayer> tc = S->sw_nodes[sw]->GetObject<TrafficControlLayer>();
+
+		pt.ifidx = ifi;
+		pt.dev = d;
+		pt.qd = tc->GetRootQueueDiscOnDevice(d);
+		pt.dq = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
+		pt.flags = SPRITZ_SW_PORT_VALID;
+		pt.route = Create<Ipv4Route>();
+		pt.route->SetDestination(gw);
+		pt.route->SetGateway(gw);
+		pt.route->SetSource(Ipv4Address(swaddr));
+		pt.route->SetOutputDevice(d);
+		if (S->slot_of_if[sw].size() <= ifi)
+			S->slot_of_if[sw].resize(ifi + 1, SPRITZ_SW_SLOT_NONE);
+		S->slot_of_if[sw][ifi] = slot;
+	};
+	/* switch links, once per pair; the switch latency on both ends */
+	for (s = 0; s < nsw; s++) {
+		for (i = 0; i < (uint32_t)spritz_topo_degree(t, s); i++) {
+			uint32_t n = spritz_topo_port_nbr(t, s, i);
+			int back = spritz_topo_port_of(t, n, s);
+			uint64_t cable = t->port_cable_ps[t->port_off[s] + i];
+
+			if (n < s)
+				continue;
+			if (!cable)
+				cable = t->model.cable_ps[spritz_topo_port_type(t, s, i)];
+			p2p.SetChannelAttribute("Delay", TimeValue(PicoSeconds(cable +
+									   SPRITZ_DEF_SWITCH_PS)));
+			NetDeviceContainer d = p2p.Install(sws.Get(s), sws.Get(n));
+			tch.Install(d);
+			sw_port(s, i, d.Get(0), attach(sws.Get(s), d.Get(0), Ipv4Address(swaddr++)));
+			sw_port(n, back, d.Get(1), attach(sws.Get(n), d.Get(1), Ipv4Address(swaddr++)));
+		}
+	}
+	/* host links: local cables, half the switch latency each way */
+	p2p.SetChannelAttribute("Delay", TimeValue(PicoSeconds(SPRITZ_DEF_LOCAL_CABLE_PS +
+							       SPRITZ_DEF_SWITCH_PS / 2)));
+	for (i = 0; i < nhosts; i++) {
+		s = S->host_sw[i];
+		k = S->host_k[i];
+		NetDeviceContainer d = p2p.Install(hosts.Get(i), sws.Get(s));
+		tch.Install(d);
+		attach(hosts.Get(i), d.Get(0), host_addr(s, k));
+		sw_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1),
+			attach(sws.Get(s), d.Get(1), Ipv4Address(swaddr++)));
+		Ptr<Ipv4Route> r = Create<Ipv4Route>();
+		r->SetDestination(gw);
+		r->SetGateway(gw);
+		r->SetSource(host_addr(s, k));
+		r->SetOutputDevice(d.Get(0));
+		S->host_route[i] = r;
+	}
+	/* the switches' tables, as spritz_sw_fill() writes them for the lab */
+	S->info.resize(nsw);
+	S->routes.resize((size_t)nsw * nsw);
+	for (s = 0; s < nsw; s++) {
+		spritz_sw_info_init(t, s, &S->info[s]);
+		for (uint32_t d = 0; d < nsw; d++)
+			spritz_sw_route_init(t, s, d, &S->routes[(size_t)s * nsw + d]);
+	}
+}
+
+/* Blackhole round(@frac x links) links, both ends, chosen by @seed. */
+void fail_links(double frac, uint32_t seed)
+{
+	Sim *S = g_sim;
+	spritz_topo *t = S->t;
+	std::vector<std::pair<int, int>> links;
+	Rng r(seed ^ 0xfa11);
+
+	for (int s = 0; s < t->nsw; s++)
+		for (int i = 0; i < spritz_topo_degree(t, s); i++)
+			if (spritz_topo_port_nbr(t, s, i) > s)
+				links.push_back({ s, i });
+	size_t n = (size_t)llround(frac * links.size());
+	if (frac > 0 && !n)
+		n = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i + r.next() % (links.size() - i);
+		std::swap(links[i], links[j]);
+		int s = links[i].first, p = links[i].second;
+		int nb = spritz_topo_port_nbr(t, s, p), back = spritz_topo_port_of(t, nb, s);
+
+		S->ports[s][p].flags |= SPRITZ_SW_PORT_BLACKHOLE;
+		S->ports[nb][back].flags |= SPRITZ_SW_PORT_BLACKHOLE;
+		S->failed.push_back({ s, p });
+	}
+}
+
+/* ---------------------------------------------------------------- walk */
+
+/*
+ * Every (source, destination, EV) of every source switch through the
+ * switch model (no ns-3 events): the switches visited must be exactly
+ * spritz_ev_route()'s.  Returns the number of mismatches.
+ */
+long walk()
+{
+	Sim *S = g_sim;
+	spritz_topo *t = S->t;
+	long checked = 0, bad = 0;
+
+	for (int src = 0; src < t->nsw; src++) {
+		int cap = spritz_paths_cap(t, src);
+		std::vector<spritz_path> p(cap > 0 ? cap : 1);
+
+		for (int dst = 0; dst < t->nsw; dst++) {
+			int n = dst == src ? 0 : spritz_paths_list(t, src, dst, p.data(), cap);
+
+			for (int i = 0; i < n; i++) {
+				int want[SPRITZ_PATH_MAX_HOPS + 1], nw, got[64], ng = 0;
+				uint32_t cur = src, in_slot = SPRITZ_SW_HOST_SLOT0, hop = SPRITZ_SW_HOP_INIT;
+
+				nw = spritz_ev_route(t, src, dst, p[i].ev, want, SPRITZ_PATH_MAX_HOPS + 1);
+				got[ng++] = src;
+				for (;;) {
+					spritz_sw_pkt in;
+					spritz_sw_decision dec;
+					uint32_t why, slot;
+
+					memset(&in, 0, sizeof(in));
+					in.in_slot = in_slot;
+					in.dst_sw = dst;
+					in.dst_slot = SPRITZ_SW_HOST_SLOT0;
+					in.dst_group = S->info[dst].group;
+					in.route_port = S->routes[(size_t)cur * t->nsw + dst].port;
+					in.ev = p[i].ev;
+					in.hop = (uint8_t)hop;
+					slot = sw_decide(cur, &in, &dec, &why);
+					if (slot == SPRITZ_SW_SLOT_NONE || slot >= SPRITZ_SW_HOST_SLOT0 ||
+					    ng >= 64)
+						break;
+					uint32_t nb = spritz_topo_port_nbr(t, cur, slot);
+					in_slot = spritz_topo_port_of(t, nb, cur);
+					cur = nb;
+					hop--;
+					got[ng++] = cur;
+				}
+				checked++;
+				if (nw != ng || memcmp(want, got, ng * sizeof(int))) {
+					if (bad < 5) {
+						fprintf(stderr, "walk: %d -> %d ev 0x%04x: libspritz", src,
+							dst, p[i].ev);
+						for (int j = 0; j < nw; j++)
+							fprintf(stderr, " %d", want[j]);
+						fprintf(stderr, ", switch model");
+						for (int j = 0; j < ng; j++)
+							fprintf(stderr, " %d", got[j]);
+						fputc('\n', stderr);
+					}
+					bad++;
+				}
+			}
+		}
+	}
+	printf("walk %s: %ld (source, destination, EV) checked, %ld mismatched\n", t->name,
+	       checked, bad);
+	return bad;
+}
+
+/* -------------------------------------------------------------- output */
+
+void json_str(FILE *o, const std::string &s)
+{
+	fputc('"', o);
+	for (char c : s) {
+		if (c == '"' || c == '\\')
+			fputc('\\', o);
+		fputc(c, o);
+	}
+	fputc('"', o);
+}
+
+/* Does the EV path src -> dst cross a failed link? */
+bool path_failed(uint32_t src, uint32_t dst, uint16_t ev)
+{
+	Sim *S = g_sim;
+	int seq[SPRITZ_PATH_MAX_HOPS + 1], n;
+
+	n = spritz_ev_route(S->t, src, dst, ev, seq, SPRITZ_PATH_MAX_HOPS + 1);
+	for (int i = 0; i + 1 < n; i++) {
+		int p = spritz_topo_port_of(S->t, seq[i], seq[i + 1]);
+
+		if (p >= 0 && (S->ports[seq[i]][p].flags & SPRITZ_SW_PORT_BLACKHOLE))
+			return true;
+	}
+	return false;
+}
+
+void write_results(FILE *o, double wall, double cpu)
+{
+	Sim *S = g_sim;
+	uint64_t marks = 0, qdrops = 0, bh = 0, dis_failed = 0, dis_other = 0;
+
+	for (const auto &k : S->tables->disabled_now())
+		(path_failed(k.src, k.dst, k.ev) ? dis_failed : dis_other)++;
+
+	for (int s = 0; s < S->t->nsw; s++) {
+		for (auto &pt : S->ports[s]) {
+			if (!pt.qd)
+				continue;
+			const QueueDisc::Stats &q = pt.qd->GetStats();
+			marks += q.nTotalMarkedPackets;
+			qdrops += q.nTotalDroppedPackets;
+		}
+	}
+	for (Ptr<Node> n : S->host_nodes) {
+		Ptr<TrafficControlLayer> tc = n->GetObject<TrafficControlLayer>();
+		Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(n->GetDevice(1));
+		if (qd) {
+			marks += qd->GetStats().nTotalMarkedPackets;
+			qdrops += qd->GetStats().nTotalDroppedPackets;
+		}
+	}
+	bh = S->drops[SPRITZ_SW_DROP_BLACKHOLE];
+	/* an unfinished flow counts up to where the run stopped (lab/run's rule) */
+	fprintf(o, "{\n \"deadline_us\": %llu,\n \"flows_total\": %zu,\n \"finished\": %u,\n",
+		(unsigned long long)(Simulator::Now().GetNanoSeconds() / 1000), S->flows.size(),
+		S->nfinished);
+	fprintf(o, " \"sim\": {\"scheme\": \"%s\", \"topo\": \"%s\", \"events\": %llu, "
+		   "\"wall_s\": %.1f, \"cpu_s\": %.1f, \"sim_time_us\": %.3f, \"switch_packets\": %llu, "
+		   "\"steered\": %llu, \"data_sent\": %llu, \"ecn_marks\": %llu, "
+		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
+		   "\"failed_links\": %zu, \"ugal_valiant\": %llu, \"ugal_minimal\": %llu, "
+		   "\"path_disables\": %llu, \"path_enables\": %llu, "
+		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
+		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
+		   "\"pick_fail\": %llu, \"ring_overrun\": %llu},\n",
+		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
+		wall, cpu, Simulator::Now().GetNanoSeconds() / 1e3,
+		(unsigned long long)S->sw_packets, (unsigned long long)S->steered,
+		(unsigned long long)S->data_sent, (unsigned long long)marks,
+		(unsigned long long)qdrops, (unsigned long long)bh,
+		(unsigned long long)(S->drops[SPRITZ_SW_DROP_NO_ROUTE] + S->drops[SPRITZ_SW_DROP_HOP_LIMIT] +
+				     S->drops[SPRITZ_SW_DROP_NO_PORT] + S->drops[SPRITZ_SW_DROP_DOWN]),
+		S->failed.size(), (unsigned long long)S->ugal_val, (unsigned long long)S->ugal_min,
+		(unsigned long long)S->tables->disables, (unsigned long long)S->tables->enables,
+		(unsigned long long)dis_failed, (unsigned long long)dis_other,
+		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
+		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
+		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,
+		(unsigned long long)S->st.eg_ring_overrun);
+	fprintf(o, " \"flows\": [\n");
+	for (size_t i = 0; i < S->flows.size(); i++) {
+		Flow &f = S->flows[i];
+		bool fin = f.t_end >= 0;
+
+		fprintf(o, "  {\"id\": %u, \"start_us\": %ld, \"src\": ", f.id, f.start_us);
+		json_str(o, f.src);
+		fprintf(o, ", \"dst\": ");
+		json_str(o, f.dst);
+		fprintf(o, ", \"size\": %llu, \"tag\": ", (unsigned long long)f.size);
+		json_str(o, f.tag);
+		fprintf(o, ", \"finished\": %s, \"bytes\": %llu, \"retransmits\": %u, "
+			   "\"ooo\": %u, \"fct_us\": ",
+			fin ? "true" : "false", (unsigned long long)f.rx, f.retrans, f.ooo);
+		if (fin)
+			fprintf(o, "%lld", (long long)((f.t_end - f.t_start) / 1000));
+		else
+			fprintf(o, "null");
+		fprintf(o, "}%s\n", i + 1 < S->flows.size() ? "," : "");
+	}
+	fprintf(o, " ]\n}\n");
+}
+
+void usage()
+{
+	fprintf(stderr,
+		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
+		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
+		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--rng-seed N]\n"
+		"       [--progress]\n");
+	exit(2);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topo", required_argument, nullptr, 't' },
+		{ "flows", required_argument, nullptr, 'f' },
+		{ "scheme", required_argument, nullptr, 's' },
+		{ "out", required_argument, nullptr, 'o' },
+		{ "fail-links", required_argument, nullptr, 'F' },
+		{ "seed", required_argument, nullptr, 'S' },
+		{ "deadline-us", required_argument, nullptr, 'd' },
+		{ "queue-pkts", required_argument, nullptr, 'q' },
+		{ "rto-us", required_argument, nullptr, 'r' },
+		{ "dupthresh", required_argument, nullptr, 'D' },
+		{ "rate-gbps", required_argument, nullptr, 'R' },
+		{ "progress", no_argument, nullptr, 'p' },
+		{ "walk", no_argument, nullptr, 'w' },
+		{ "stop-tag", required_argument, nullptr, 'T' },
+		{ "rng-seed", required_argument, nullptr, 'G' },
+		{ nullptr, 0, nullptr, 0 },
+	};
+	static Sim sim;
+	const char *topo = nullptr, *flows = nullptr, *out = nullptr, *scheme = "ecmp";
+	Params P;
+	bool do_walk = false, progress = false, have_rng = false;
+	uint32_t rng_seed = 0;
+	char err[256];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, nullptr)) != -1) {
+		switch (c) {
+		case 't': topo = optarg; break;
+		case 'f': flows = optarg; break;
+		case 's': scheme = optarg; break;
+		case 'o': out = optarg; break;
+		case 'F': P.fail = atof(optarg); break;
+		case 'S': P.seed = strtoul(optarg, nullptr, 0); break;
+		case 'd': P.deadline_us = strtoull(optarg, nullptr, 0); break;
+		case 'q': P.queue_pkts = strtoul(optarg, nullptr, 0); break;
+		case 'r': P.rto_us = strtoul(optarg, nullptr, 0); break;
+		case 'D': P.dupthresh = strtoul(optarg, nullptr, 0); break;
+		case 'R': P.rate_gbps = atof(optarg); break;
+		case 'p': progress = true; break;
+		case 'w': do_walk = true; break;
+		case 'T': sim.stop_tag = optarg; break;
+		case 'G': rng_seed = strtoul(optarg, nullptr, 0); have_rng = true; break;
+		default: usage();
+		}
+	}
+	if (!topo || (!do_walk && !flows) || optind != argc)
+		usage();
+	if (P.fail < 0 || P.fail >= 1)
+		die("failed to parse --fail-links %g: not a fraction in [0, 1)", P.fail);
+	if (!P.deadline_us || !P.rto_us || !P.dupthresh || P.rate_gbps <= 0)
+		die("failed to parse the options: deadline, RTO, dupthresh and rate must be > 0");
+
+	g_sim = &sim;
+	Sim *S = &sim;
+	if (!scheme_parse(scheme, &S->scheme))
+		die("failed to parse --scheme %s: not ecmp, minimal, valiant, ugal-l, ops-u, ops-w, "
+		    "flicr, scout, spray-u or spray-w", scheme);
+	if (spritz_topo_parse(topo, &S->t, err, sizeof(err)))
+		die("failed to parse --topo %s: %s", topo, err);
+	if (spritz_lab_check(S->t, err, sizeof(err)))
+		die("failed to use %s: %s", topo, err);
+	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
+	S->rng = Rng(have_rng ? rng_seed : P.seed);
+	S->deadline_us = P.deadline_us;
+	S->progress = progress;
+
+	/* the knobs: spritz.ko's defaults, the paper's RTO as the path timeout */
+	memset(&S->knobs, 0, sizeof(S->knobs));
+#define SPRITZ_KNOB_DEF(name, def, min, max) S->knobs.name = def;
+	SPRITZ_KNOBS(SPRITZ_KNOB_DEF)
+#undef SPRITZ_KNOB_DEF
+	S->knobs.algorithm = S->scheme.algo >= 0 ? S->scheme.algo : SPRITZ_ALGO_SCOUT;
+	S->knobs.weighted = S->scheme.weighted;
+	S->knobs.timeout_us = P.rto_us;
+	spritz_lb_cfg_from_knobs(&S->lb, &S->knobs);
+	S->timeout_ns = (uint64_t)S->knobs.timeout_us * 1000;
+	S->tables = new Tables(S->t, S->knobs);
+
+	if (do_walk) {
+		S->cfg.mode = SPRITZ_SW_MODE_SPRITZ; /* the EVs steer */
+		S->info.resize(S->t->nsw);
+		S->routes.resize((size_t)S->t->nsw * S->t->nsw);
+		for (int s = 0; s < S->t->nsw; s++) {
+			spritz_sw_info_init(S->t, s, &S->info[s]);
+			for (int d = 0; d < S->t->nsw; d++)
+				spritz_sw_route_init(S->t, s, d, &S->routes[(size_t)s * S->t->nsw + d]);
+		}
+		return walk() ? 1 : 0;
+	}
+
+	/* TCP as the Linux deployment runs it: DCTCP, ECN, SACK, an ACK per segment */
+	Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+	Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(TCP_MSS));
+	Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+	Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 23));
+	Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 23));
+	Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(MicroSeconds(4 * P.rto_us)));
+	Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(1000));
+	Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue("On"));
+	Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+	Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+	Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MicroSeconds(P.rto_us)));
+	Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(100)));
+	Config::SetDefault("ns3::TcpSocketBase::ReTxThreshold", UintegerValue(P.dupthresh));
+	Config::SetDefault("ns3::RttEstimator::InitialEstimation", TimeValue(MicroSeconds(10)));
+
+	build_fabric(P);
+	fail_links(P.fail, P.seed);
+	read_flows(flows);
+	if (S->flows.empty())
+		die("failed to read %s: no flows", flows);
+	for (auto &f : S->flows)
+		S->nstop += f.tag == S->stop_tag;
+	if (!S->stop_tag.empty() && !S->nstop)
+		die("failed to use --stop-tag %s: no flow has it", S->stop_tag.c_str());
+	uint32_t qp = P.queue_pkts ? P.queue_pkts : S->t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88;
+	/* the paper's initial window: 1.5 BDP (its maximum is not modelled) */
+	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(qp * 3 / 2));
+	for (auto &f : S->flows) {
+		Ptr<Socket> l = Socket::CreateSocket(S->host_nodes[f.dh], TcpSocketFactory::GetTypeId());
+		l->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT_BASE + f.id));
+		l->Listen();
+		l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address &>(),
+				     MakeCallback(&accept_cb));
+		Simulator::Schedule(MicroSeconds(f.start_us), &flow_start, f.id);
+	}
+	S->t0 = S->last_progress = wall_now();
+	if (progress)
+		Simulator::Schedule(MicroSeconds(5), &progress_tick);
+	Simulator::Stop(MicroSeconds(P.deadline_us));
+	Simulator::Run();
+	double wall = wall_now() - S->t0;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+		     ru.ru_stime.tv_usec / 1e6;
+
+	FILE *o = out ? fopen(out, "w") : stdout;
+	if (!o)
+		die("failed to create %s: %s", out, strerror(errno));
+	write_results(o, wall, cpu);
+	if (out && fclose(o))
+		die("failed to write %s: %s", out, strerror(errno));
+	fprintf(stderr, "spritz-sim: %s on %s: %u/%zu flows finished, %.1f M events, %.1f s wall, "
+		"%.1f s CPU\n", S->scheme.name.c_str(), S->t->name, S->nfinished, S->flows.size(),
+		Simulator::GetEventCount() / 1e6, wall, cpu);
+	Simulator::Destroy();
+	return 0;
+}

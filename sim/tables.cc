@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulator's endpoint tables: libspritz's EV lists per (source
+ * switch, destination switch), sampled with spritz.ko's alias samplers
+ * (include/spritz/sampler.h) and disabled on TIMEOUT the way
+ * spritz_path_timeout() does (kmod/table.c): a repeated timeout extends
+ * the disable, the last enabled path of a destination is never disabled
+ * without the least recently disabled one coming back.  Differences from
+ * the module (Documentation/sim.rst): samplers are rebuilt at once, not
+ * by a work item, and expiries are noticed at the next pick.
+ */
+#include <cerrno>
+#include <cstring>
+
+#include "model.h"
+
+namespace spritz_sim {
+
+bool scheme_parse(const std::string &n, Scheme *s)
+{
+	static const struct {
+		const char *name;
+		uint32_t mode;
+		int algo, weighted;
+	} tab[] = {
+		{ "ecmp", SPRITZ_SW_MODE_ECMP, -1, 0 },
+		{ "minimal", SPRITZ_SW_MODE_MINIMAL, -1, 0 },
+		{ "valiant", SPRITZ_SW_MODE_VALIANT, -1, 0 },
+		{ "ugal-l", SPRITZ_SW_MODE_UGAL_L, -1, 0 },
+		{ "ops-u", SPRITZ_SW_MODE_SPRITZ, SPRITZ_ALGO_OPS, 0 },
+		{ "ops-w", SPRITZ_SW_MODE_SPRITZ, SPRITZ_ALGO_OPS, 1 },
+		{ "flicr", SPRITZ_SW_MODE_SPRITZ, SPRITZ_ALGO_FLICR, 1 },
+		{ "scout", SPRITZ_SW_MODE_SPRITZ, SPRITZ_ALGO_SCOUT, 1 },
+		{ "spray-u", SPRITZ_SW_MODE_SPRITZ, SPRITZ_ALGO_SPRAY, 0 },
+		{ "spray-w", SPRITZ_SW_MODE_SPRITZ, SPRITZ_ALGO_SPRAY, 1 },
+	};
+
+	for (const auto &e : tab) {
+		if (n == e.name) {
+			s->name = n;
+			s->sw_mode = e.mode;
+			s->algo = e.algo;
+			s->weighted = e.weighted;
+			return true;
+		}
+	}
+	return false;
+}
+
+Tables::~Tables()
+{
+	for (Dest *d : d_)
+		delete d;
+}
+
+/* The list src -> dst, built from libspritz on first use; NULL if none. */
+Dest *Tables::dest(uint32_t src, uint32_t dst)
+{
+	uint32_t nsw = t_->nsw;
+	int cap, n, i;
+
+	if (src >= nsw || dst >= nsw || src == dst)
+		return nullptr;
+	if (d_.empty())
+		d_.assign((size_t)nsw * nsw, nullptr);
+	Dest *&d = d_[(size_t)src * nsw + dst];
+	if (d)
+		return d->n ? d : nullptr;
+	d = new Dest();
+	cap = spritz_paths_cap(t_, src);
+	std::vector<spritz_path> p(cap > 0 ? cap : 1);
+	n = spritz_paths_list(t_, src, dst, p.data(), cap);
+	if (n <= 0)
+		return nullptr;
+	if (n > SPRITZ_MAX_PATHS)
+		n = SPRITZ_MAX_PATHS; /* as spritzctl loads them: the module's limit */
+	uint64_t longest = spritz_paths_longest(p.data(), n);
+	d->n = n;
+	d->nenabled = n;
+	for (i = 0; i < n; i++) {
+		d->ev.push_back(p[i].ev);
+		d->cls.push_back(p[i].lat_class);
+		d->base.push_back(spritz_base_weight(p[i].latency_ps, longest));
+	}
+	d->until.assign(n, 0);
+	d->at.assign(n, 0);
+	d->picks.assign(n, 0);
+	d->timeouts.assign(n, 0);
+	for (auto &c : d->col)
+		c.resize(n);
+	rebuild(d);
+	return d;
+}
+
+/* Every variant's alias table from the paths' state (kmod spritz_dest_build()). */
+void Tables::rebuild(Dest *d)
+{
+	uint32_t n = d->n, i, v;
+
+	w_.resize(n);
+	small_.resize(n);
+	large_.resize(n);
+	for (v = 0; v < SPRITZ_V_NR; v++) {
+		uint64_t total = 0;
+
+		for (i = 0; i < n; i++) {
+			w_[i] = d->until[i] ? 0 : spritz_variant_weight(d->base[i], d->cls[i], v, &k_);
+			total += w_[i];
+		}
+		if (!total) {
+			for (i = 0; i < n; i++) {
+				w_[i] = !d->until[i];
+				total += w_[i];
+			}
+		}
+		if (!total) {
+			for (i = 0; i < n; i++)
+				w_[i] = 1;
+			total = n;
+		}
+		spritz_alias_build(d->col[v].data(), w_.data(), small_.data(), large_.data(), n, total);
+	}
+	d->built = true;
+}
+
+/* Enable the paths whose disable expired by @now (the module's work item). */
+void Tables::expire(Dest *d, uint64_t now)
+{
+	uint64_t next = 0;
+	bool any = false;
+
+	if (!d->next_expiry || d->next_expiry > now)
+		return;
+	for (uint32_t i = 0; i < d->n; i++) {
+		if (!d->until[i])
+			continue;
+		if (d->until[i] <= now) {
+			d->until[i] = 0;
+			d->nenabled++;
+			enables++;
+			any = true;
+		} else if (!next || d->until[i] < next) {
+			next = d->until[i];
+		}
+	}
+	d->next_expiry = next;
+	if (any)
+		rebuild(d);
+}
+
+int Tables::pick(uint32_t src, uint32_t dst, uint32_t flags, uint64_t now, Rng &rng)
+{
+	Dest *d = dest(src, dst);
+	uint32_t i = 0, k;
+
+	if (!d)
+		return -ENOENT;
+	expire(d, now);
+	const spritz_alias *col = d->col[spritz_flags_variant(flags)].data();
+	/* the module's bounded retries are for disables since the last
+	 * rebuild; here every disable rebuilds at once, so one draw does */
+	uint32_t hi = rng.next(), lo = rng.next();
+
+	i = spritz_alias_pick(col, d->n, hi, lo);
+	for (k = 0; k < d->n && d->until[i]; k++)
+		i = i + 1 < d->n ? i + 1 : 0;
+	d->picks[i]++;
+	return d->ev[i] | (uint32_t)d->cls[i] << 16;
+}
+
+int Tables::timeout(uint32_t src, uint32_t dst, uint16_t ev, uint64_t now)
+{
+	Dest *d = dest(src, dst);
+	uint32_t i, p = UINT32_MAX, q = UINT32_MAX;
+
+	if (!d)
+		return -ENOENT;
+	expire(d, now);
+	for (i = 0; i < d->n && p == UINT32_MAX; i++)
+		if (d->ev[i] == ev)
+			p = i;
+	if (p == UINT32_MAX)
+		return -ENOENT;
+	d->timeouts[p]++;
+	if (!d->until[p]) {
+		if (d->nenabled == 1) {
+			/* the least recently disabled one comes back */
+			for (i = 0; i < d->n; i++)
+				if (i != p && d->until[i] && (q == UINT32_MAX || d->at[i] < d->at[q]))
+					q = i;
+			if (q == UINT32_MAX)
+				return 0; /* the only path: keep it */
+			d->until[q] = 0;
+			d->nenabled++;
+			enables++;
+		}
+		d->nenabled--;
+		disables++;
+	}
+	d->at[p] = now;
+	d->until[p] = now + (uint64_t)k_.disable_ms * 1000000ULL;
+	if (!d->next_expiry || d->until[p] < d->next_expiry)
+		d->next_expiry = d->until[p];
+	rebuild(d);
+	return 0;
+}
+
+uint32_t Tables::disabled(uint32_t src, uint32_t dst)
+{
+	Dest *d = dest(src, dst);
+
+	return d ? d->n - d->nenabled : 0;
+}
+
+std::vector<Tables::Key> Tables::disabled_now() const
+{
+	std::vector<Key> v;
+	uint32_t nsw = t_->nsw;
+
+	for (size_t i = 0; i < d_.size(); i++) {
+		const Dest *d = d_[i];
+
+		for (uint32_t j = 0; d && j < d->n; j++)
+			if (d->until[j])
+				v.push_back({ (uint32_t)(i / nsw), (uint32_t)(i % nsw), d->ev[j] });
+	}
+	return v;
+}
+
+} // namespace spritz_sim

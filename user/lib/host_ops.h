@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internal to libspritz: what host_up.c, host_down.c and host_reload.c
+ * share (host_ops.c).
+ */
+#ifndef _SPRITZ_HOST_OPS_H
+#define _SPRITZ_HOST_OPS_H
+
+#include "spritz_host.h"
+
+/* Open the pinned object for @what ("bring up spritz"); message on error. */
+int host_open(struct spritz_dp *dp, const char *what, char *err, size_t errlen);
+/* Take the lock; message on error. */
+int host_lock(char *err, size_t errlen);
+/*
+ * The device records still alive, except @skip (0: none).  Records of
+ * devices that are gone (namespace deleted, device removed) are dropped
+ * with their spritz_devs entry and link pins (garbage, not state).
+ */
+int host_live_devices(const struct spritz_dp *dp, uint32_t skip, struct spritz_dp_dev **out,
+		      size_t *n);
+bool host_switch_used(const struct spritz_dp_dev *v, size_t n, uint32_t sw);
+void host_forget_dev(const struct spritz_dp *dp, uint32_t ifindex);
+void host_drop_link_pins(uint32_t ifindex);
+/* What up --per-packet changed on a device, back as it was. */
+int host_restore_offload(uint32_t ifindex, uint32_t flags, char *err, size_t errlen);
+/* Attach the hooks of @ifindex not attached yet; att[h] says which were. */
+int host_attach(const struct spritz_dp *dp, uint32_t ifindex, const char *dev, bool att[2],
+		char *err, size_t errlen);
+void host_detach(uint32_t ifindex, const bool att[2]);
+
+#endif /* _SPRITZ_HOST_OPS_H */
