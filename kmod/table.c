@@ -378,6 +378,84 @@ static void spritz_table_work(struct work_struct *work)
 	}
 }
 
+/*
+ * What path @p of @d was in the table being replaced: @oldd's entry with
+ * the same EV, latency class and base weight (the same path, unchanged),
+ * or NULL.  @idx maps an EV to 1 + its index in @oldd (0: not there).
+ */
+static struct spritz_path *spritz_path_was(const struct spritz_path *p, struct spritz_dest *oldd,
+					   const u16 *idx)
+{
+	struct spritz_path *op;
+
+	if (!idx[p->ev])
+		return NULL;
+	op = &oldd->paths[idx[p->ev] - 1];
+	if (op->lat_class != p->lat_class || op->base_weight != p->base_weight)
+		return NULL;
+	return op;
+}
+
+/*
+ * @d takes the live state of its paths that @oldd (the same destination in
+ * the table being replaced) holds unchanged: counters, and a disable with
+ * the time it has left.  A destination keeps one enabled path.  Mutex
+ * held, @t not yet published.
+ */
+static bool spritz_dest_inherit(struct spritz_table *t, struct spritz_dest *d,
+				struct spritz_table *old, struct spritz_dest *oldd, u16 *idx)
+{
+	struct spritz_path *p, *op;
+	bool disabled = false;
+	u32 i;
+
+	for (i = 0; i < oldd->npaths; i++)
+		idx[oldd->paths[i].ev] = i + 1;
+	spin_lock_bh(&old->lock);
+	for (i = 0; i < d->npaths; i++) {
+		p = &d->paths[i];
+		op = spritz_path_was(p, oldd, idx);
+		if (!op)
+			continue;
+		atomic64_set(&p->picks, atomic64_read(&op->picks));
+		atomic64_set(&p->timeouts, atomic64_read(&op->timeouts));
+		atomic64_set(&p->disables, atomic64_read(&op->disables));
+		if (!op->disabled_until || d->nenabled == 1)
+			continue;
+		p->disabled_until = op->disabled_until;
+		p->disabled_at = op->disabled_at;
+		list_add_tail(&p->expiry, &t->expiry);
+		d->nenabled--;
+		disabled = true;
+	}
+	spin_unlock_bh(&old->lock);
+	for (i = 0; i < oldd->npaths; i++)
+		idx[oldd->paths[i].ev] = 0;
+	return disabled;
+}
+
+/*
+ * Staging table @t takes what the live table @old it replaces learnt about
+ * the paths @t keeps unchanged (spritz_dest_inherit()), so a reload does
+ * not forget which paths are dead.  A disable @old takes after this copy
+ * is lost (the datapath still runs on @old until the swap): its next
+ * timeout repeats it.  Returns true if a path of @t is disabled: its work
+ * must be armed once @t is live.
+ */
+static bool spritz_table_inherit(struct spritz_table *t, struct spritz_table *old, u16 *idx)
+{
+	u32 i, n = min(t->num_switches, old->num_switches);
+	bool disabled = false;
+
+	for (i = 0; i < n; i++) {
+		if (t->dests[i] && old->dests[i] &&
+		    spritz_dest_inherit(t, t->dests[i], old, old->dests[i], idx))
+			disabled = true;
+		cond_resched();
+	}
+	return disabled;
+}
+
 /* Retire @old, unreachable since the caller's xa_erase()/xa_store() (mutex). */
 static void spritz_table_retire(struct spritz_table *old)
 {
@@ -389,6 +467,7 @@ static void spritz_table_retire(struct spritz_table *old)
 
 /*
  * Publish staging table @t as its source switch's live table (mutex held):
+ * take over the state of the paths it keeps from the table it replaces,
  * build its samplers, swap it in, free the one it replaces after a grace
  * period.  On error @t stays staged and nothing changed; on success it is
  * live and no longer the caller's.
@@ -396,16 +475,30 @@ static void spritz_table_retire(struct spritz_table *old)
 int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack)
 {
 	struct spritz_table *old;
+	bool disabled = false;
+	u16 *idx = NULL;
 	u32 i;
 
 	lockdep_assert_held(&spritz_table_mutex);
-	if (!xa_load(&spritz_live, t->src_switch) && spritz_ntables >= SPRITZ_MAX_TABLES) {
+	old = xa_load(&spritz_live, t->src_switch);
+	if (!old && spritz_ntables >= SPRITZ_MAX_TABLES) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "too many source tables (%u live)", spritz_ntables);
 		return -ENOSPC;
 	}
-	/* the only step that can fail, before anything is published */
-	if (xa_reserve(&spritz_live, t->src_switch, GFP_KERNEL))
+	/* the only steps that can fail, before anything is published */
+	if (old) {
+		/* EV -> index in a list of the old table: one pass per list */
+		idx = kvcalloc(1 << 16, sizeof(*idx), GFP_KERNEL);
+		if (!idx)
+			return -ENOMEM;
+	}
+	if (xa_reserve(&spritz_live, t->src_switch, GFP_KERNEL)) {
+		kvfree(idx);
 		return -ENOMEM;
+	}
+	if (old)
+		disabled = spritz_table_inherit(t, old, idx);
+	kvfree(idx);
 	for (i = 0; i < t->num_switches; i++) {
 		struct spritz_dest *d = t->dests[i];
 
@@ -424,6 +517,8 @@ int spritz_table_commit(struct spritz_table *t, struct netlink_ext_ack *extack)
 	spritz_staging_bytes -= t->bytes;
 	spritz_ntables++;
 	spritz_live_bytes += t->bytes;
+	if (disabled) /* re-enable the inherited disables in time */
+		queue_delayed_work(system_wq, &t->work, 0);
 	if (old)
 		spritz_table_retire(old);
 	return 0;
