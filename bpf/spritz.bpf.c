@@ -340,11 +340,14 @@ __noinline int spritz_ack_scan(struct spritz_flow *f, struct spritz_fb_ackinfo *
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
  * module when the core asks for a sample.  Returns SPRITZ_PICK(EV, lat_class),
- * or -1: no path (the packet leaves unsteered).  Inlined: a BPF-to-BPF
- * call per data packet costs more than the decision (TCG in particular).
+ * or -1: no path (the packet leaves unsteered).  @syn_again: the send is a
+ * SYN the flow sent before (spritz_fb_pick_flags()).  A global function: its
+ * three call sites would otherwise each be verified on every path through
+ * the parser, and 6.1's egress verification came within 1 % of the
+ * 1M-instruction limit.
  */
-static __always_inline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
-					 struct spritz_stats *st, __u32 segs)
+__noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
+			     struct spritz_stats *st, __u32 segs, int syn_again)
 {
 	struct spritz_lb_verdict v;
 	__u32 flags;
@@ -357,15 +360,10 @@ static __always_inline int spritz_decide(struct spritz_flow *f, const struct spr
 		return SPRITZ_PICK(v.ev, v.lat_class);
 	}
 	st->dec_sample++;
-	flags = v.flags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
-	/* a suspect waits for evidence: probe other paths (feedback.h) */
-	if (spritz_fb_probe(&f->fb))
-		flags = SPRITZ_PICK_UNIFORM;
-	/* small flows favour minimal paths (weighted variants only) */
-	if (!(flags & SPRITZ_PICK_UNIFORM) && f->bytes_sent < c->small_flow_bytes) {
-		flags |= SPRITZ_PICK_SMALL_FLOW;
+	flags = spritz_fb_pick_flags(&f->fb, v.flags, syn_again, f->bytes_sent,
+				     c->small_flow_bytes);
+	if (flags & SPRITZ_PICK_SMALL_FLOW)
 		st->pick_small_flow++;
-	}
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		st->pick_min_bias++;
 	r = spritz_kfunc_exists(bpf_spritz_pick) ?
@@ -547,7 +545,8 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	if (SPRITZ_BENCH_STOP(6))
 		goto out;
 
-	r = spritz_decide(f, c, st, segs);
+	r = spritz_decide(f, c, st, segs,
+			  kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_HAVE_EV));
 	if (r < 0) {
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
@@ -791,7 +790,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver(f, &c->cfg, st);
 	}
-	r = spritz_decide(f, c, st, segs);
+	r = spritz_decide(f, c, st, segs, 0);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 	if (r < 0) {

@@ -448,8 +448,8 @@ void fb_deliver(Flow *f)
 			fb_one(f, e.kind, e.ev, e.lat_class);
 }
 
-/* The EV of one data send (bpf spritz_decide()): EV | class << 16, or -1. */
-int host_decide(Flow *f)
+/* The EV of one send (bpf spritz_decide()): EV | class << 16, or -1. */
+int host_decide(Flow *f, int syn_again)
 {
 	Sim *S = g_sim;
 	spritz_lb_verdict v;
@@ -461,11 +461,10 @@ int host_decide(Flow *f)
 		return v.ev | (uint32_t)v.lat_class << 16;
 	}
 	S->st.dec_sample++;
-	flags = v.flags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
-	if (!(flags & SPRITZ_PICK_UNIFORM) && f->hf.bytes_sent < S->knobs.small_flow_bytes) {
-		flags |= SPRITZ_PICK_SMALL_FLOW;
+	flags = spritz_fb_pick_flags(&f->hf.fb, v.flags, syn_again, f->hf.bytes_sent,
+				     S->knobs.small_flow_bytes);
+	if (flags & SPRITZ_PICK_SMALL_FLOW)
 		S->st.pick_small_flow++;
-	}
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		S->st.pick_min_bias++;
 	r = S->tables->pick(f->hf.src_switch, f->hf.dst_switch, flags, now_ns(), S->rng);
@@ -509,9 +508,9 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		return;
 	}
 	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end) &&
-	    spritz_fb_retrans(&f->hf.fb, &S->st, now_ns(), S->timeout_ns, tb.seq, end))
+	    spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end))
 		fb_deliver(f);
-	r = host_decide(f);
+	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV));
 	if (r < 0) {
 		S->st.eg_unsteered++;
 		return;
@@ -1232,7 +1231,9 @@ int main(int argc, char **argv)
 	S->knobs.weighted = S->scheme.weighted;
 	S->knobs.timeout_us = P.rto_us;
 	spritz_lb_cfg_from_knobs(&S->lb, &S->knobs);
-	S->timeout_ns = (uint64_t)S->knobs.timeout_us * 1000;
+	/* no srtt at the IP layer: the flow timeout is the cap, the paper's RTO */
+	S->timeout_ns = spritz_fb_timeout_ns(0, S->knobs.timeout_rtt_pct, S->knobs.timeout_min_us,
+					     S->knobs.timeout_us);
 	S->tables = new Tables(S->t, S->knobs);
 
 	if (do_walk) {

@@ -63,6 +63,7 @@
 #define _SPRITZ_FEEDBACK_H
 
 #include "abi.h"
+#include "kfuncs.h" /* SPRITZ_PICK_* */
 #include "lb.h"
 #include "maps.h"
 
@@ -610,6 +611,27 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
 {
 	return !!(fb->flags & SPRITZ_FB_F_SUSPECT);
+}
+
+/*
+ * The flags of a sample for flow @fb, from the core's verdict flags
+ * @vflags (SPRITZ_PICK_UNIFORM, SPRITZ_PICK_MIN_BIAS).  Uniform while a
+ * suspect waits for evidence (spritz_fb_probe()), and for a SYN sent
+ * again (@syn_again): handshakes give no feedback, so a SYN lost on a dead
+ * path would otherwise go again where the small-flow bias sent it, at
+ * TCP's SYN back-off (1 s, 3 s, ...).  Else the small-flow bias while the
+ * flow has sent less than @small_bytes (@sent).
+ */
+static __always_inline __u32 spritz_fb_pick_flags(const struct spritz_fb_flow *fb, __u32 vflags,
+						  int syn_again, __u64 sent, __u32 small_bytes)
+{
+	__u32 flags = vflags & (SPRITZ_PICK_UNIFORM | SPRITZ_PICK_MIN_BIAS);
+
+	if (syn_again || spritz_fb_probe(fb))
+		return SPRITZ_PICK_UNIFORM;
+	if (!(flags & SPRITZ_PICK_UNIFORM) && sent < small_bytes)
+		flags |= SPRITZ_PICK_SMALL_FLOW;
+	return flags;
 }
 
 /*

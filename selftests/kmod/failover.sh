@@ -39,19 +39,7 @@ mkdir -p $tmp
 
 setup()
 {
-	local ma mb
-
-	ip netns add spza && ip netns add spzb || return 1
-	ip link add name eth0 netns spza type veth peer name eth0 netns spzb || return 1
-	ns spza ip link set eth0 up && ns spzb ip link set eth0 up || return 1
-	ns spza ip addr add fd00:3::1/128 dev eth0 nodad
-	ns spza ip route add fd00:5::/64 dev eth0
-	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
-	ns spzb ip route add fd00:3::/64 dev eth0
-	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
-	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
-	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
-	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent || return 1
+	ns_pair || return 1
 	ns spzb tc qdisc add dev eth0 clsact || return 1
 	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts || return 1
 	# disabled paths come back soon: rows do not wait long for each other
@@ -145,18 +133,6 @@ settle()
 		sleep 0.25
 	done
 	return 1
-}
-
-blackhole() # on|off
-{
-	if [ "$1" = on ]; then
-		# IPv6 next header TCP (byte 6), label bits 8-15 = EV1 (byte 2) = 0
-		ns spzb tc filter add dev eth0 ingress pref 10 protocol ipv6 u32 \
-			match u8 6 0xff at 6 match u8 0 0xff at 2 action drop
-	else
-		ns spzb tc filter del dev eth0 ingress pref 10 2>/dev/null
-		true
-	fi
 }
 
 # One transfer on PORT: "bytes seconds" into $tmp/PORT.res; 1 if short.

@@ -34,18 +34,6 @@ setup()
 	ns_pair && ns spzb tc qdisc add dev eth0 clsact
 }
 
-# The receiver drops (on) or takes (off) TCP packets whose label has EV1 = 0.
-blackhole() # on|off
-{
-	if [ "$1" = on ]; then
-		ns spzb tc filter add dev eth0 ingress pref 10 protocol ipv6 u32 \
-			match u8 6 0xff at 6 match u8 0 0xff at 2 action drop
-	else
-		ns spzb tc filter del dev eth0 ingress pref 10 2>/dev/null
-		true
-	fi
-}
-
 # The receiver: byte count of one connection, "eof" or the error.
 rx_py='
 import socket
@@ -97,7 +85,7 @@ cycle()
 	ns spza $py -c "$tx_py" >/tmp/spritz-tx &
 	tx=$!
 	t1=$SECONDS
-	for i in $(seq 40); do
+	for i in $(seq 120); do
 		d=$(disables)
 		[ "$d" -gt 0 ] && break
 		sleep 0.25

@@ -149,3 +149,18 @@ ns_pair()
 	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
 	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
 }
+
+# The receiver spzb of ns_pair drops (on) or takes (off) every TCP packet
+# whose flow label carries EV1 = 0: the paths through first-hop port 0,
+# the paper's failed link.  Needs a clsact qdisc on spzb's eth0.
+blackhole() # on|off
+{
+	if [ "$1" = on ]; then
+		# IPv6 next header TCP (byte 6), label bits 8-15 = EV1 (byte 2) = 0
+		ns spzb tc filter add dev eth0 ingress pref 10 protocol ipv6 u32 \
+			match u8 6 0xff at 6 match u8 0 0xff at 2 action drop
+	else
+		ns spzb tc filter del dev eth0 ingress pref 10 2>/dev/null
+		true
+	fi
+}

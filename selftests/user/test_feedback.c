@@ -810,6 +810,39 @@ static void test_probe(void)
 	ASSERT_FALSE(spritz_fb_probe(&fb), "judged: no probe");
 }
 
+/* The flags of a sample: verdict, suspect, repeated SYN, small-flow bias. */
+static void test_pick_flags(void)
+{
+	static const struct {
+		const char *name;
+		__u32 vflags;
+		int suspect, syn_again;
+		__u64 sent;
+		__u32 want;
+	} rows[] = {
+		{ "weighted, large flow", 0, 0, 0, 1 << 20, 0 },
+		{ "weighted, small flow", 0, 0, 0, 100, SPRITZ_PICK_SMALL_FLOW },
+		{ "uniform core: no bias", SPRITZ_PICK_UNIFORM, 0, 0, 100, SPRITZ_PICK_UNIFORM },
+		{ "min-bias, small flow", SPRITZ_PICK_MIN_BIAS, 0, 0, 100,
+		  SPRITZ_PICK_MIN_BIAS | SPRITZ_PICK_SMALL_FLOW },
+		{ "suspect: probe", SPRITZ_PICK_MIN_BIAS, 1, 0, 100, SPRITZ_PICK_UNIFORM },
+		{ "SYN again: probe", 0, 0, 1, 0, SPRITZ_PICK_UNIFORM },
+		{ "first SYN: small flow", 0, 0, 0, 0, SPRITZ_PICK_SMALL_FLOW },
+		{ "unknown verdict bits dropped", 1U << 7, 0, 0, 1 << 20, 0 },
+	};
+	struct spritz_fb_flow fb;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		memset(&fb, 0, sizeof(fb));
+		if (rows[i].suspect)
+			fb.flags |= SPRITZ_FB_F_SUSPECT;
+		ASSERT_EQ(spritz_fb_pick_flags(&fb, rows[i].vflags, rows[i].syn_again,
+					       rows[i].sent, 1000),
+			  rows[i].want, rows[i].name);
+	}
+}
+
 /* Inner ACKs count only from the tunnel peer the flow sends to. */
 static void test_tunnel_peer(void)
 {
@@ -900,6 +933,7 @@ static const struct test_case tests[] = {
 	{ "wrap", test_wrap },
 	{ "overrun", test_overrun },
 	{ "probe", test_probe },
+	{ "pick_flags", test_pick_flags },
 	{ "tunnel_peer", test_tunnel_peer },
 	{ "garbage", test_garbage },
 };
