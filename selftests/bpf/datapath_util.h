@@ -410,6 +410,12 @@ static inline int dp_load_table(struct spritz_nl **nlp)
 						 .base_weight = SPRITZ_WEIGHT_ONE * (4 - i) };
 	d[0] = (struct spritz_nl_dest){ .dst = 1, .npaths = 1, .paths = p1 };
 	d[1] = (struct spritz_nl_dest){ .dst = 2, .npaths = 4, .paths = p2 };
+	/* flushed first: a commit over a live table keeps its disables */
+	e = spritz_nl_flush(*nlp, 0, err, sizeof(err));
+	if (e) {
+		printf("# spritz_nl_flush: %s\n", err);
+		return e;
+	}
 	e = spritz_nl_load(*nlp, 0, 16, d, 2, err, sizeof(err));
 	if (e)
 		printf("# spritz_nl_load: %s\n", err);
