@@ -184,15 +184,18 @@ whole_state()
 	local m d
 
 	ls $pins 2>/dev/null
+	# one entry per line, sorted: a hash map's dump order is not its
+	# content (sed and sort, not jq: a jq start costs seconds under TCG)
 	for m in $(map_names); do
 		[ "$m" = spritz_stats ] || [ ! -e $pins/$m ] ||
-			bpftool -j map dump pinned $pins/$m | jq -c "sort | .[]"
+			bpftool -j map dump pinned $pins/$m | sed 's/},{"key"/}\n{"key"/g' | sort
 	done
 	grep -o '^spritz ' /proc/modules
 	if [ -d /sys/kernel/spritz ]; then
 		grep -r . /sys/kernel/spritz/ 2>/dev/null | sort
-		"$ctl" show paths -j | jq -c '.tables[] | [.src_switch, .num_switches,
-			[.destinations[] | [.dst, [.paths[] | [.ev, .lat_class, .base_weight]]]]]'
+		# each table's switch and size, each path's dst, EV, class, base weight
+		"$ctl" show paths | awk '/^table of switch/ { print $4, $7; next }
+			$1 ~ /^[0-9]+$/ { print $1, $2, $3, $4 }'
 	fi
 	for d in $dev $dev1; do
 		echo "$d: $(spritz_attached $d) hooks, $(dev=$d offloads)"
