@@ -438,12 +438,12 @@ void fb_one(Flow *f, uint32_t kind, uint16_t ev, uint8_t lat)
 		S->st.path_disable_fail++;
 }
 
-/* Deliver the outcomes left in the ring (bpf spritz_fb_deliver()). */
+/* Deliver the outcomes left in the ring and the suspect (bpf spritz_fb_deliver()). */
 void fb_deliver(Flow *f)
 {
 	spritz_fb_event e;
 
-	for (uint32_t i = 0; i < SPRITZ_RING_SIZE; i++)
+	for (uint32_t i = 0; i < SPRITZ_FB_SLOTS; i++)
 		if (spritz_fb_take(&f->hf.fb, i, &e))
 			fb_one(f, e.kind, e.ev, e.lat_class);
 }
@@ -1103,7 +1103,9 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"path_disables\": %llu, \"path_enables\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
-		   "\"pick_fail\": %llu, \"ring_overrun\": %llu},\n",
+		   "\"pick_fail\": %llu, \"ring_overrun\": %llu, \"retrans\": %llu, "
+		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
+		   "\"fb_isolated\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
 		wall, cpu, Simulator::Now().GetNanoSeconds() / 1e3,
 		(unsigned long long)S->sw_packets, (unsigned long long)S->steered,
@@ -1117,7 +1119,9 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,
-		(unsigned long long)S->st.eg_ring_overrun);
+		(unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
+		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
+		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated);
 	fprintf(o, " \"flows\": [\n");
 	for (size_t i = 0; i < S->flows.size(); i++) {
 		Flow &f = S->flows[i];

@@ -93,9 +93,10 @@
 #define SPRITZ_FB_DUPTHRESH 3
 
 /*
- * A suspect whose path lost no other send waits this many timeouts, and
- * a ring's worth of the flow's sends, for a second loss on it (or a
- * delivery) before it is judged isolated.
+ * A suspect whose path lost no other send, in a flow that saw ECN marks
+ * within this many timeouts before it was sent (or since), waits this
+ * many timeouts, and a ring's worth of the flow's sends, for a second
+ * loss on it (or a delivery) before it is judged isolated.
  */
 #define SPRITZ_FB_STRIKE_WAIT 4
 
@@ -314,16 +315,31 @@ static __always_inline void spritz_fb_ctl_sent(struct spritz_fb_flow *fb, __u8 f
 		fb->snd_nxt = end;
 }
 
-/* Record the data send [@seq, @end) on @ev (class @lat) at @now. */
+/*
+ * Record the data send [@seq, @end) on @ev (class @lat) at @now.  With
+ * the ring full of sends in flight it is not recorded (eg_ring_overrun):
+ * the oldest keep their feedback, since the first loss on a dead path is
+ * what the dead-path rule needs, and each pending send leaves the ring
+ * within a timeout (delivered, or lost).
+ */
 static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct spritz_stats *st,
 					     __u64 now, __u32 seq, __u32 end, __u16 ev, __u8 lat,
 					     __u32 segs)
 {
 	struct spritz_inflight *e = &fb->ring[fb->ring_head & SPRITZ_RING_MASK];
 
-	fb->ring_head++;
-	if (e->state == SPRITZ_IF_PENDING)
+	/* the suspect's repair, leaving on another path (__spritz_fb_late()) */
+	if (fb->suspect.state == SPRITZ_IF_LOST && !(fb->suspect.flags & SPRITZ_IF_F_MOVED) &&
+	    ev != fb->suspect.ev && spritz_seq_before(seq, fb->suspect.end_seq) &&
+	    spritz_seq_before(fb->suspect.start_seq, end)) {
+		fb->suspect.flags |= SPRITZ_IF_F_MOVED;
+		fb->repair_ns = now;
+	}
+	if (e->state == SPRITZ_IF_PENDING) {
 		st->eg_ring_overrun++;
+		return;
+	}
+	fb->ring_head++;
 	e->sent_ns = now;
 	e->start_seq = seq;
 	e->end_seq = end;
@@ -429,18 +445,38 @@ static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e
 }
 
 /*
- * ACK @a covers the suspect, which TCP did not send again: it was late,
- * not lost, and its path is alive.
+ * ACK @a covers the suspect's sequence.  If TCP did not send it again, it
+ * was late, not lost, and its path is alive.  If TCP sent it again on
+ * another path within the timeout of the suspect, that repair was
+ * delivered: the peer answered and its switch was reachable (evidence
+ * that survives the ring records of the flow's other sends being
+ * overwritten).
  */
 static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 					     const struct spritz_fb_ackinfo *a)
 {
 	struct spritz_inflight *s = &fb->suspect;
 
-	if (s->state != SPRITZ_IF_LOST || (s->flags & SPRITZ_IF_F_RESENT))
+	if (s->state != SPRITZ_IF_LOST)
 		return;
-	if (!spritz_seq_before(a->ack, s->end_seq) || __spritz_fb_sacked(a, s->start_seq, s->end_seq))
+	if (spritz_seq_before(a->ack, s->end_seq) && !__spritz_fb_sacked(a, s->start_seq, s->end_seq))
+		return;
+	if (!(s->flags & SPRITZ_IF_F_RESENT))
 		s->flags |= SPRITZ_IF_F_ALIVE;
+	else if ((s->flags & SPRITZ_IF_F_MOVED) && fb->repair_ns >= s->sent_ns &&
+		 fb->repair_ns - s->sent_ns < a->timeout_ns)
+		s->flags |= SPRITZ_IF_F_REACH;
+}
+
+/*
+ * Was the suspect @s lost where the flow meets congestion: an ECN-marked
+ * delivery within SPRITZ_FB_STRIKE_WAIT timeouts before it was sent, or
+ * after?  Then a drop may be the queue's, and one loss is no proof.
+ */
+static __always_inline int __spritz_fb_congested(const struct spritz_fb_flow *fb,
+						 const struct spritz_inflight *s, __u64 timeout_ns)
+{
+	return fb->ecn_ns && fb->ecn_ns + SPRITZ_FB_STRIKE_WAIT * timeout_ns > s->sent_ns;
 }
 
 /*
@@ -451,15 +487,19 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
  *    the suspect itself was acknowledged before TCP sent it again (late,
  *    not lost): the path is alive: no TIMEOUT, the suspect is dropped
  *    (fb_path_alive);
- *  - else, once it is @timeout_ns old, if a send of the flow on another
+ *  - else, once it is @timeout_ns old (or at once, when nothing is in
+ *    flight any more and this evidence is in), if a send of the flow on another
  *    EV, sent after it and less than @timeout_ns after it, was delivered
- *    (the peer answered, its switch was reachable): if another send of
- *    the flow on the suspect's EV was lost too, the path alone is silent:
- *    TIMEOUT (the path is disabled); if not, the suspect waits for a
- *    second loss or a delivery on its path (the flow's samples are
- *    uniform meanwhile, spritz_fb_probe()) for SPRITZ_FB_STRIKE_WAIT
- *    timeouts and SPRITZ_RING_SIZE sends, then it was an isolated loss:
- *    dropped (fb_isolated);
+ *    (the peer answered, its switch was reachable): if TCP sent it again
+ *    (it was lost, not late) and the flow meets no congestion
+ *    (__spritz_fb_congested(): a drop may be a full queue's), or if
+ *    another send of the flow on the suspect's EV was lost too, the path
+ *    alone is silent: TIMEOUT (the path is disabled); if not, the suspect
+ *    waits for a second loss or a
+ *    delivery on its path (the flow's samples are uniform meanwhile,
+ *    spritz_fb_probe()) for SPRITZ_FB_STRIKE_WAIT timeouts and
+ *    SPRITZ_RING_SIZE sends, then it was an isolated loss: dropped
+ *    (fb_isolated);
  *  - else no evidence (the peer may be silent): nothing; the suspect
  *    waits for evidence, and is dropped once nothing is in flight
  *    (fb_no_reach, counted once).
@@ -492,10 +532,16 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		return 0;
 	}
-	if (now < s->sent_ns || now - s->sent_ns < timeout_ns)
+	/* judged once it is a timeout old, or now if nothing is in flight any
+	 * more (no later ACK would come to judge it) and the evidence is in */
+	if ((now < s->sent_ns || now - s->sent_ns < timeout_ns) &&
+	    !(fb->snd_una == fb->snd_nxt && (s->flags & SPRITZ_IF_F_REACH)))
 		return 0;
 	if (s->flags & SPRITZ_IF_F_REACH) {
-		if (!(s->flags & SPRITZ_IF_F_AGAIN)) {
+		/* one loss proves a dead path only if TCP found it lost too (sent it
+		 * again: not merely late) and no queue can be blamed */
+		if (!(s->flags & SPRITZ_IF_F_AGAIN) &&
+		    (!(s->flags & SPRITZ_IF_F_RESENT) || __spritz_fb_congested(fb, s, timeout_ns))) {
 			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns ||
 			    fb->ring_head - fb->suspect_head < SPRITZ_RING_SIZE)
 				return 0;
@@ -541,6 +587,8 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 	if (!spritz_seq_before(a->ack, e->end_seq) ||
 	    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
 		__spritz_fb_evidence(fb, e, timeout_ns);
+		if (a->ece)
+			fb->ecn_ns = now;
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}
 	if (a->nsack && __spritz_fb_sack_lost(a, e))
@@ -569,6 +617,14 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 {
 	__u32 una = fb->snd_una, n = 0, keep = 0, b, i, l, r;
 
+	/* RFC 2883: a first block at or below the cumulative ACK reports a
+	 * segment that arrived twice; if it is the suspect's, TCP's repair was
+	 * spurious: the suspect was late, not lost */
+	if (a->nsack && (fb->flags & SPRITZ_FB_F_SUSPECT) && fb->suspect.state == SPRITZ_IF_LOST &&
+	    spritz_seq_before(a->sack[0], a->sack[1]) && !spritz_seq_before(a->ack, a->sack[1]) &&
+	    spritz_seq_before(a->sack[0], fb->suspect.end_seq) &&
+	    spritz_seq_before(fb->suspect.start_seq, a->sack[1]))
+		fb->suspect.flags |= SPRITZ_IF_F_ALIVE;
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
 			break;

@@ -120,6 +120,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_WAITED (1U << 3) /* judged once without evidence (fb_no_reach counted) */
 #define SPRITZ_IF_F_AGAIN (1U << 4)  /* another send on its EV was lost too */
 #define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
+#define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -145,6 +146,8 @@ struct spritz_fb_flow {
 	__u32 flags;	 /* SPRITZ_FB_F_* */
 	__u32 srtt_us;	 /* the socket's smoothed RTT at the last data send, 0: unknown */
 	__u32 suspect_head; /* ring_head when the suspect was lost */
+	__u64 ecn_ns;	    /* time of the last ECN-marked delivery, 0: none */
+	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 	struct spritz_inflight suspect; /* the lost send under the dead-path rule */
 };

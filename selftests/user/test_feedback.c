@@ -416,11 +416,12 @@ static void test_dead_path(void)
 		/* TCP repairs both E1 sends on other paths, long before its RTO */
 		TX(1100 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
 		TX(1200 * US, 1300, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
-		RX(1500 * US, F_A, 1600, "ACK:0202 ACK:0303", "fb_ack=2", "una=1600 nxt=1600 pend=0"),
-		/* nothing in flight, but lost sends await the rule: still scanned */
-		RX(1900 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
-		/* 2 ms after the first E1 send: dead, the others delivered */
-		RX(2000 * US, F_A, 1600, "TMO:0101", "fb_timeout=1", "una=1600 nxt=1600 pend=0"),
+		/* both repairs delivered on other paths, which carried sends
+		 * after the first E1 send: dead; nothing left in flight, so no
+		 * later ACK would come: judged now, before its timeout */
+		RX(1500 * US, F_A, 1600, "ACK:0202 ACK:0303 TMO:0101", "fb_ack=2 fb_timeout=1",
+		   "una=1600 nxt=1600 pend=0"),
+		RX(2000 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
 		/* the second E1 send was lost while the first was the suspect:
 		 * a NACK only; no suspect left, nothing scanned */
 		RX(2300 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
@@ -433,9 +434,11 @@ static void test_dead_path(void)
 }
 
 /*
- * One isolated loss, then the flow moves away (Scout evicts the path on
- * the NACK; no later send on it): the other paths deliver, but the path
- * lost nothing else, so it is not judged dead - the suspect waits
+ * One isolated loss in a flow that meets congestion (ECN marks just
+ * before it), then the flow moves away (Scout evicts the path on the
+ * NACK; no later send on it): the other paths deliver, but the path lost
+ * nothing else and the drop may be a queue's, so it is not judged dead -
+ * the suspect waits
  * SPRITZ_FB_STRIKE_WAIT timeouts and a ring's worth of sends and is
  * dropped (fb_isolated).
  */
@@ -456,7 +459,7 @@ static void test_isolated_loss(void)
 		TX(700 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
 		TX(800 * US, 1500, 100, E2, "", "", NULL),
 		TX(900 * US, 1600, 100, E2, "", "", NULL),
-		RXS(1100 * US, F_A, 1400, 1, B(1500, 1700), "ACK:0202 ACK:0202 ACK:0202", "in_sack_blocks=1 fb_ack=3",
+		RXS(1100 * US, F_E, 1400, 1, B(1500, 1700), "ECN:0202 ECN:0202 ECN:0202", "in_sack_blocks=1 fb_ecn=3",
 		    "una=1400 nxt=1700 pend=1"),
 		/* the E1 send unanswered for the timeout: lost, the suspect */
 		RXS(2600 * US, F_A, 1400, 1, B(1500, 1700), "NACK:0101",
@@ -495,6 +498,50 @@ static void test_isolated_loss(void)
 	trace_tmo = 2 * MS;
 	RUN("isolated_loss", t, &dis);
 	ASSERT_EQ(dis, 0, "isolated_loss: no path disabled");
+}
+
+/*
+ * One loss where the flow meets no congestion (no ECN mark): TCP sends it
+ * again on another path and other paths deliver: the path is dead at the
+ * first loss (Scout, which moved away from the path, would never lose a
+ * second send on it), judged once the timeout has passed or once nothing
+ * is in flight.  Unless the receiver reports the first copy as a
+ * duplicate (DSACK, RFC 2883): then the repair was spurious and the send
+ * late, not lost.
+ */
+static void test_first_strike(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E2, "", "", NULL),
+		RXS(500 * US, F_A, 1000, 1, B(1100, 1200), "ACK:0202", "in_sack_blocks=1 fb_ack=1",
+		    "una=1000 nxt=1200 pend=1"),
+		/* TCP sends it again (RACK): lost, the suspect */
+		TX(700 * US, 1000, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		/* the repair delivered, nothing left in flight: dead */
+		RX(900 * US, F_A, 1200, "ACK:0303 TMO:0101", "fb_ack=1 fb_timeout=1",
+		   "una=1200 nxt=1200 pend=0"),
+		RX(2100 * US, F_A, 1200, "", "", "una=1200 nxt=1200 pend=0"),
+	};
+	static const struct step dsack[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E2, "", "", NULL),
+		TX(150 * US, 1200, 100, E2, "", "", NULL),
+		RXS(500 * US, F_A, 1000, 1, B(1100, 1300), "ACK:0202 ACK:0202", "in_sack_blocks=1 fb_ack=2",
+		    "una=1000 nxt=1300 pend=1"),
+		TX(700 * US, 1000, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		/* the first copy arrived after all: a DSACK of it */
+		RXS(900 * US, F_A, 1300, 1, B(1000, 1100), "ACK:0303", "in_sack_blocks=1 fb_ack=1 fb_path_alive=1",
+		    "una=1300 nxt=1300 pend=0"),
+		RX(2100 * US, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
+	};
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("first_strike", t, &dis);
+	ASSERT_EQ(dis, 1, "first_strike: the path disabled");
+	RUN("first_strike_dsack", dsack, &dis);
+	ASSERT_EQ(dis, 0, "first_strike_dsack: no path disabled");
 }
 
 /*
@@ -780,6 +827,8 @@ static void test_probe(void)
 	spritz_fb_presend(&fb, 1100, 1200);
 	spritz_fb_record(&fb, &st, 10, 1100, 1200, E2, 0, 1);
 	ASSERT_FALSE(spritz_fb_probe(&fb), "no loss: no probe");
+	/* the flow met ECN marks: one loss is no proof, the suspect waits */
+	fb.ecn_ns = 1;
 	ASSERT_TRUE(spritz_fb_presend(&fb, 1000, 1100), "a repeat");
 	ASSERT_EQ(spritz_fb_retrans(&fb, &st, 1000, 1100), 1, "NACK");
 	ASSERT_TRUE(spritz_fb_probe(&fb), "suspect: probe");
@@ -922,6 +971,7 @@ static const struct test_case tests[] = {
 	{ "sack_lost", test_sack_lost },
 	{ "dead_path", test_dead_path },
 	{ "isolated_loss", test_isolated_loss },
+	{ "first_strike", test_first_strike },
 	{ "late_ack", test_late_ack },
 	{ "blackhole", test_blackhole },
 	{ "congested_path", test_congested_path },
