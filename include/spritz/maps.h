@@ -190,7 +190,7 @@ struct spritz_stats {
 	__u64 eg_flows_new;	/* flow states created */
 	__u64 eg_flow_fail;	/* flow state could not be created: untouched */
 	__u64 eg_retrans;	/* TCP sends of already sent sequence */
-	__u64 eg_ring_overrun;	/* pending in-flight record overwritten */
+	__u64 eg_ring_overrun;	/* send not recorded: 16 sends in flight */
 	__u64 eg_csum_fail;	/* UDP checksum helper failed */
 	__u64 eg_inner_tcp;	/* UDP carrier sends of inner TCP data recorded */
 	__u64 eg_inner_mixed;	/* UDP carrier flows seen with a second inner flow */

@@ -787,27 +787,35 @@ static void test_wrap(void)
 	RUN("wrap", t, NULL);
 }
 
-/* More sends in flight than the ring holds: the oldest lose their feedback. */
+/*
+ * More sends in flight than the ring holds: the newest go unrecorded
+ * (eg_ring_overrun), the oldest keep their feedback - the first, on E2,
+ * is acknowledged as such; a slot freed by an ACK takes the next send.
+ */
 static void test_overrun(void)
 {
-	struct step t[SPRITZ_RING_SIZE + 2];
+	struct step t[SPRITZ_RING_SIZE + 5];
 	static char evs[SPRITZ_RING_SIZE * 10 + 1];
-	size_t i, off = 0;
+	size_t i, n = 0, off = 0;
 
-	for (i = 0; i < SPRITZ_RING_SIZE + 1; i++)
-		t[i] = (struct step)TX(0, 100 * (__u32)i, 100, E1, "",
-				       i < SPRITZ_RING_SIZE ? "" : "eg_ring_overrun=1", NULL);
-	for (i = 0; i < SPRITZ_RING_SIZE; i++)
-		off += snprintf(evs + off, sizeof(evs) - off, "%sACK:0101", i ? " " : "");
-	t[SPRITZ_RING_SIZE + 1] =
-		(struct step)RX(1 * MS, F_A, 100 * (SPRITZ_RING_SIZE + 1), evs, "", NULL);
-	/* one ACK for every send the ring still holds */
+	t[n++] = (struct step)TX(0, 0, 100, E2, "", "", NULL);
+	for (i = 1; i < SPRITZ_RING_SIZE + 2; i++)
+		t[n++] = (struct step)TX(0, 100 * (__u32)i, 100, E1, "",
+					 i < SPRITZ_RING_SIZE ? "" : "eg_ring_overrun=1", NULL);
+	/* the first send acknowledged: the oldest record, E2, still there */
+	t[n++] = (struct step)RX(1 * MS, F_A, 100, "ACK:0202", "fb_ack=1", NULL);
+	t[n++] = (struct step)TX(1 * MS, 100 * (SPRITZ_RING_SIZE + 2), 100, E3, "", "", NULL);
+	/* in slot order: E3 took the slot E2 freed */
+	off += snprintf(evs + off, sizeof(evs) - off, "ACK:0303");
+	for (i = 1; i < SPRITZ_RING_SIZE; i++)
+		off += snprintf(evs + off, sizeof(evs) - off, " ACK:0101");
+	t[n++] = (struct step)RX(2 * MS, F_A, 100 * (SPRITZ_RING_SIZE + 3), evs, "", NULL);
 	{
 		char c[32];
 
 		snprintf(c, sizeof(c), "fb_ack=%d", SPRITZ_RING_SIZE);
-		t[SPRITZ_RING_SIZE + 1].counters = c;
-		run_trace("overrun", t, SPRITZ_RING_SIZE + 2, NULL);
+		t[n - 1].counters = c;
+		run_trace("overrun", t, n, NULL);
 	}
 }
 
