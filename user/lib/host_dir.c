@@ -22,22 +22,6 @@ static void to_key(const struct spritz_dir_entry *e, struct spritz_dir_key *k)
 	memcpy(k->addr, e->addr, 16);
 }
 
-/* Append @e to @l. */
-static int list_push(struct spritz_dir_list *l, const struct spritz_dir_entry *e)
-{
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		void *p = realloc(l->e, cap * sizeof(*l->e));
-
-		if (!p)
-			return -ENOMEM;
-		l->e = p;
-		l->cap = cap;
-	}
-	l->e[l->n++] = *e;
-	return 0;
-}
-
 int spritz_dirmap_conflict(int fd, const struct spritz_dir_list *l, char *why, size_t len)
 {
 	size_t i;
@@ -78,7 +62,7 @@ int spritz_dirmap_add_missing(int fd, const struct spritz_dir_list *l,
 				continue;
 			return -errno;
 		}
-		if (list_push(added, &l->e[i])) {
+		if (spritz_dir_list_push(added, &l->e[i])) {
 			bpf_map_delete_elem(fd, &k);
 			return -ENOMEM;
 		}
@@ -115,7 +99,7 @@ int spritz_dirmap_read(int fd, struct spritz_dir_list *out)
 			continue;
 		memcpy(e.addr, k.addr, sizeof(e.addr));
 		e.sw = v.dst_switch;
-		err = list_push(out, &e);
+		err = spritz_dir_list_push(out, &e);
 	}
 	spritz_dir_sort(out); /* for spritz_dir_find() */
 	return err;

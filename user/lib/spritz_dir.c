@@ -19,7 +19,7 @@
 
 static const uint8_t v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
 
-static int push(struct spritz_dir_list *l, const struct spritz_dir_entry *e)
+int spritz_dir_list_push(struct spritz_dir_list *l, const struct spritz_dir_entry *e)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
@@ -112,7 +112,7 @@ int spritz_plan_entries(const struct spritz_plan *p, uint32_t nsw, struct spritz
 			if (s & (0x8000U >> i))
 				e.addr[bit / 8] |= (uint8_t)(0x80 >> (bit % 8));
 		}
-		err = push(&l, &e);
+		err = spritz_dir_list_push(&l, &e);
 		if (err) {
 			spritz_dir_free(&l);
 			return err;
@@ -291,7 +291,7 @@ static int hosts_read(FILE *f, const char *path, uint32_t nsw, struct spritz_dir
 			goto out;
 		}
 		e.line = lineno;
-		ret = push(&l, &e);
+		ret = spritz_dir_list_push(&l, &e);
 		if (ret) {
 			spritz_seterr(err, errlen, "%s: %s", path, strerror(-ret));
 			goto out;

@@ -35,6 +35,9 @@ struct spritz_dir_list {
 	size_t n, cap;
 };
 
+/* Append @e to @l (grown as needed); -ENOMEM. */
+int spritz_dir_list_push(struct spritz_dir_list *l, const struct spritz_dir_entry *e);
+
 struct spritz_plan {
 	uint8_t prefix[16];
 	int plen; /* 0..48 */
