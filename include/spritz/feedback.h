@@ -600,6 +600,18 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 	return __spritz_fb_emit(e, SPRITZ_FB_NACK);
 }
 
+/* Is the first SACK block of @a a DSACK (RFC 2883, section 4)? */
+static __always_inline int __spritz_fb_dsack(const struct spritz_fb_ackinfo *a)
+{
+	__u32 l = a->sack[0], r = a->sack[1];
+
+	if (!spritz_seq_before(l, r))
+		return 0;
+	if (!spritz_seq_before(a->ack, r))
+		return 1;
+	return a->nsack > 1 && !spritz_seq_before(l, a->sack[2]) && !spritz_seq_before(a->sack[3], r);
+}
+
 /*
  * The ACK @a (passed by spritz_fb_ack_check()) arrives at @now, for a
  * flow whose timeout is @timeout_ns (spritz_fb_timeout_ns()): SACK blocks
@@ -617,12 +629,12 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 {
 	__u32 una = fb->snd_una, n = 0, keep = 0, b, i, l, r;
 
-	/* RFC 2883: a first block at or below the cumulative ACK reports a
-	 * segment that arrived twice; if it is the suspect's, TCP's repair was
-	 * spurious: the suspect was late, not lost */
+	/* RFC 2883: a first block at or below the cumulative ACK, or inside
+	 * the second block, reports a segment that arrived twice; if it is the
+	 * suspect's, TCP's repair (RACK, a tail loss probe) was spurious: the
+	 * suspect was late, not lost */
 	if (a->nsack && (fb->flags & SPRITZ_FB_F_SUSPECT) && fb->suspect.state == SPRITZ_IF_LOST &&
-	    spritz_seq_before(a->sack[0], a->sack[1]) && !spritz_seq_before(a->ack, a->sack[1]) &&
-	    spritz_seq_before(a->sack[0], fb->suspect.end_seq) &&
+	    __spritz_fb_dsack(a) && spritz_seq_before(a->sack[0], fb->suspect.end_seq) &&
 	    spritz_seq_before(fb->suspect.start_seq, a->sack[1]))
 		fb->suspect.flags |= SPRITZ_IF_F_ALIVE;
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {

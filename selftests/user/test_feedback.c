@@ -506,8 +506,9 @@ static void test_isolated_loss(void)
  * first loss (Scout, which moved away from the path, would never lose a
  * second send on it), judged once the timeout has passed or once nothing
  * is in flight.  Unless the receiver reports the first copy as a
- * duplicate (DSACK, RFC 2883): then the repair was spurious and the send
- * late, not lost.
+ * duplicate (DSACK, RFC 2883, below the cumulative ACK or, after a tail
+ * loss probe above a hole, inside the second block): then the repair was
+ * spurious and the send late, not lost.
  */
 static void test_first_strike(void)
 {
@@ -535,11 +536,25 @@ static void test_first_strike(void)
 		    "una=1300 nxt=1300 pend=0"),
 		RX(2100 * US, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
 	};
+	/* a tail loss probe: the tail sent again, its first copy arrives too,
+	 * above a hole: the DSACK block lies inside the second block */
+	static const struct step tlp[] = {
+		TX(0, 1000, 100, E2, "", "", NULL),
+		TX(100 * US, 1100, 100, E1, "", "", NULL),
+		TX(300 * US, 1100, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RXS(500 * US, F_A, 1000, 2, B(1100, 1200, 1100, 1200), "ACK:0303",
+		    "in_sack_blocks=2 fb_ack=1 fb_path_alive=1", "una=1000 nxt=1200 pend=1"),
+		RX(600 * US, F_A, 1200, "ACK:0202", "fb_ack=1", "una=1200 nxt=1200 pend=0"),
+	};
 	__u32 dis;
 
 	trace_tmo = 2 * MS;
+	RUN("first_strike_tlp", tlp, &dis);
+	ASSERT_EQ(dis, 0, "first_strike_tlp: no path disabled");
+	trace_tmo = 2 * MS;
 	RUN("first_strike", t, &dis);
 	ASSERT_EQ(dis, 1, "first_strike: the path disabled");
+	trace_tmo = 2 * MS;
 	RUN("first_strike_dsack", dsack, &dis);
 	ASSERT_EQ(dis, 0, "first_strike_dsack: no path disabled");
 }
