@@ -152,11 +152,15 @@ static int rl_directory(void *arg, char *err, size_t errlen)
 
 	if (!x->c->dir)
 		return 0;
-	x->dir_set = true;
 	ret = spritz_dirmap_replace(x->dp.dir, x->c->dir);
-	if (ret)
+	if (ret) {
 		spritz_seterr(err, errlen, "failed to refresh host directory: %s", strerror(-ret));
-	return ret;
+		/* the runner undoes the steps before this one: its own part here */
+		spritz_dirmap_replace(x->dp.dir, &x->old_dir);
+		return ret;
+	}
+	x->dir_set = true;
+	return 0;
 }
 
 static void rl_directory_undo(void *arg)
