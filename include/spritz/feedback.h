@@ -93,10 +93,10 @@
 #define SPRITZ_FB_DUPTHRESH 3
 
 /*
- * A suspect whose path lost no other send, in a flow that saw ECN marks
- * within this many timeouts before it was sent (or since), waits this
- * many timeouts, and a ring's worth of the flow's sends, for a second
- * loss on it (or a delivery) before it is judged isolated.
+ * A suspect on a congested path (__spritz_fb_congestion()) that lost no
+ * other send waits this many timeouts, and a ring's worth of the flow's
+ * sends, for a second loss on it (or a delivery) before it is judged
+ * isolated.
  */
 #define SPRITZ_FB_STRIKE_WAIT 4
 
@@ -469,14 +469,16 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 }
 
 /*
- * Was the suspect @s lost where the flow meets congestion: an ECN-marked
- * delivery within SPRITZ_FB_STRIKE_WAIT timeouts before it was sent, or
- * after?  Then a drop may be the queue's, and one loss is no proof.
+ * Delivered send @e marks the suspect's path congested if it is on the
+ * same EV and came back ECN-marked: a drop there may be the queue's, and
+ * one loss is no proof.  (A dead path delivers nothing, so it never shows
+ * marks.)
  */
-static __always_inline int __spritz_fb_congested(const struct spritz_fb_flow *fb,
-						 const struct spritz_inflight *s, __u64 timeout_ns)
+static __always_inline void __spritz_fb_congestion(struct spritz_fb_flow *fb,
+						   const struct spritz_inflight *e)
 {
-	return fb->ecn_ns && fb->ecn_ns + SPRITZ_FB_STRIKE_WAIT * timeout_ns > s->sent_ns;
+	if (e->ev == fb->suspect.ev && (e->flags & SPRITZ_IF_F_ECN))
+		fb->suspect.flags |= SPRITZ_IF_F_CONGESTED;
 }
 
 /*
@@ -491,8 +493,8 @@ static __always_inline int __spritz_fb_congested(const struct spritz_fb_flow *fb
  *    flight any more and this evidence is in), if a send of the flow on another
  *    EV, sent after it and less than @timeout_ns after it, was delivered
  *    (the peer answered, its switch was reachable): if TCP sent it again
- *    (it was lost, not late) and the flow meets no congestion
- *    (__spritz_fb_congested(): a drop may be a full queue's), or if
+ *    (it was lost, not late) and its path showed no congestion
+ *    (__spritz_fb_congestion(): a drop may be a full queue's), or if
  *    another send of the flow on the suspect's EV was lost too, the path
  *    alone is silent: TIMEOUT (the path is disabled); if not, the suspect
  *    waits for a second loss or a
@@ -522,9 +524,12 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 	if (s->flags & SPRITZ_IF_F_SEED) {
 		/* the sends delivered before it became the suspect */
 		s->flags &= ~SPRITZ_IF_F_SEED;
-		for (i = 0; i < SPRITZ_RING_SIZE; i++)
-			if (__spritz_fb_delivered(&fb->ring[i]))
-				__spritz_fb_evidence(fb, &fb->ring[i], timeout_ns);
+		for (i = 0; i < SPRITZ_RING_SIZE; i++) {
+			if (!__spritz_fb_delivered(&fb->ring[i]))
+				continue;
+			__spritz_fb_evidence(fb, &fb->ring[i], timeout_ns);
+			__spritz_fb_congestion(fb, &fb->ring[i]);
+		}
 	}
 	if (s->flags & SPRITZ_IF_F_ALIVE) {
 		st->fb_path_alive++;
@@ -541,7 +546,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 		/* one loss proves a dead path only if TCP found it lost too (sent it
 		 * again: not merely late) and no queue can be blamed */
 		if (!(s->flags & SPRITZ_IF_F_AGAIN) &&
-		    (!(s->flags & SPRITZ_IF_F_RESENT) || __spritz_fb_congested(fb, s, timeout_ns))) {
+		    (!(s->flags & SPRITZ_IF_F_RESENT) || (s->flags & SPRITZ_IF_F_CONGESTED))) {
 			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns ||
 			    fb->ring_head - fb->suspect_head < SPRITZ_RING_SIZE)
 				return 0;
@@ -587,8 +592,10 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 	if (!spritz_seq_before(a->ack, e->end_seq) ||
 	    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
 		__spritz_fb_evidence(fb, e, timeout_ns);
-		if (a->ece)
-			fb->ecn_ns = now;
+		if (a->ece) {
+			e->flags |= SPRITZ_IF_F_ECN;
+			__spritz_fb_congestion(fb, e);
+		}
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}
 	if (a->nsack && __spritz_fb_sack_lost(a, e))

@@ -121,6 +121,8 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_AGAIN (1U << 4)  /* another send on its EV was lost too */
 #define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
 #define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
+#define SPRITZ_IF_F_ECN (1U << 7)    /* delivered with an ECN echo */
+#define SPRITZ_IF_F_CONGESTED (1U << 8) /* suspect: its EV came back ECN-marked */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -146,7 +148,6 @@ struct spritz_fb_flow {
 	__u32 flags;	 /* SPRITZ_FB_F_* */
 	__u32 srtt_us;	 /* the socket's smoothed RTT at the last data send, 0: unknown */
 	__u32 suspect_head; /* ring_head when the suspect was lost */
-	__u64 ecn_ns;	    /* time of the last ECN-marked delivery, 0: none */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 	struct spritz_inflight suspect; /* the lost send under the dead-path rule */

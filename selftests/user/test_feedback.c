@@ -434,8 +434,8 @@ static void test_dead_path(void)
 }
 
 /*
- * One isolated loss in a flow that meets congestion (ECN marks just
- * before it), then the flow moves away (Scout evicts the path on the
+ * One isolated loss on a congested path (its earlier sends came back
+ * ECN-marked), then the flow moves away (Scout evicts the path on the
  * NACK; no later send on it): the other paths deliver, but the path lost
  * nothing else and the drop may be a queue's, so it is not judged dead -
  * the suspect waits
@@ -450,8 +450,8 @@ static void test_isolated_loss(void)
 		TX(200 * US, 1200, 100, E1, "", "", NULL),
 		TX(300 * US, 1300, 100, E1, "", "", NULL),
 		/* the first dropped; three SACKed above it */
-		RXS(500 * US, F_A, 1000, 1, B(1100, 1400), "NACK:0101 ACK:0101 ACK:0101 ACK:0101",
-		    "in_sack_blocks=1 fb_ack=3 fb_nack=1 fb_sack_lost=1 fb_path_alive=1",
+		RXS(500 * US, F_E, 1000, 1, B(1100, 1400), "NACK:0101 ECN:0101 ECN:0101 ECN:0101",
+		    "in_sack_blocks=1 fb_ecn=3 fb_nack=1 fb_sack_lost=1 fb_path_alive=1",
 		    "una=1000 nxt=1400 pend=0"),
 		/* that was evidence it lives (later sends delivered); now a drop on
 		 * E1 after which the flow sends only on E2 */
@@ -459,11 +459,11 @@ static void test_isolated_loss(void)
 		TX(700 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
 		TX(800 * US, 1500, 100, E2, "", "", NULL),
 		TX(900 * US, 1600, 100, E2, "", "", NULL),
-		RXS(1100 * US, F_E, 1400, 1, B(1500, 1700), "ECN:0202 ECN:0202 ECN:0202", "in_sack_blocks=1 fb_ecn=3",
+		RXS(1100 * US, F_A, 1400, 1, B(1500, 1700), "ACK:0202 ACK:0202 ACK:0202", "in_sack_blocks=1 fb_ack=3",
 		    "una=1400 nxt=1700 pend=1"),
 		/* the E1 send unanswered for the timeout: lost, the suspect */
 		RXS(2600 * US, F_A, 1400, 1, B(1500, 1700), "NACK:0101",
-		    "in_sack_blocks=1 fb_nack=1 evictions=1", "una=1400 nxt=1700 pend=0"),
+		    "in_sack_blocks=1 fb_nack=1", "una=1400 nxt=1700 pend=0"),
 		TX(2700 * US, 1400, 100, E2, "", "eg_retrans=1", NULL),
 		TX(2700 * US, 1700, 100, E3, "", "", NULL),
 		RX(3000 * US, F_A, 1800, "ACK:0202 ACK:0303", "fb_ack=2", "una=1800 nxt=1800 pend=0"),
@@ -850,8 +850,10 @@ static void test_probe(void)
 	spritz_fb_presend(&fb, 1100, 1200);
 	spritz_fb_record(&fb, &st, 10, 1100, 1200, E2, 0, 1);
 	ASSERT_FALSE(spritz_fb_probe(&fb), "no loss: no probe");
-	/* the flow met ECN marks: one loss is no proof, the suspect waits */
-	fb.ecn_ns = 1;
+	/* E1 is congested (a delivered send on it came back ECN-marked): one
+	 * loss is no proof, the suspect waits */
+	fb.ring[5] = (struct spritz_inflight){ .ev = E1, .state = SPRITZ_IF_ACKED,
+					       .flags = SPRITZ_IF_F_ECN };
 	ASSERT_TRUE(spritz_fb_presend(&fb, 1000, 1100), "a repeat");
 	ASSERT_EQ(spritz_fb_retrans(&fb, &st, 1000, 1100), 1, "NACK");
 	ASSERT_TRUE(spritz_fb_probe(&fb), "suspect: probe");
