@@ -93,10 +93,9 @@
 #define SPRITZ_FB_DUPTHRESH 3
 
 /*
- * A suspect on a congested path (__spritz_fb_congestion()) that lost no
- * other send waits this many timeouts, and a ring's worth of the flow's
- * sends, for a second loss on it (or a delivery) before it is judged
- * isolated.
+ * A suspect whose path lost no other send waits this many timeouts, and
+ * a ring's worth of the flow's sends, for a second loss on it (or a
+ * delivery) before it is judged isolated.
  */
 #define SPRITZ_FB_STRIKE_WAIT 4
 
@@ -469,34 +468,22 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 }
 
 /*
- * Delivered send @e marks the suspect's path congested if it is on the
- * same EV and came back ECN-marked: a drop there may be the queue's, and
- * one loss is no proof.  (A dead path delivers nothing, so it never shows
- * marks.)
- */
-static __always_inline void __spritz_fb_congestion(struct spritz_fb_flow *fb,
-						   const struct spritz_inflight *e)
-{
-	if (e->ev == fb->suspect.ev && (e->flags & SPRITZ_IF_F_ECN))
-		fb->suspect.flags |= SPRITZ_IF_F_CONGESTED;
-}
-
-/*
  * The dead-path rule for the suspect (a lost send: retransmitted, in a
  * SACK hole TCP counts lost, or unacknowledged for @timeout_ns), at @now:
  *
  *  - a send of the flow on the same EV, sent after it, was delivered, or
  *    the suspect itself was acknowledged before TCP sent it again (late,
- *    not lost): the path is alive: no TIMEOUT, the suspect is dropped
+ *    not lost), or a DSACK reports its first copy (TCP's repair was
+ *    spurious): the path is alive: no TIMEOUT, the suspect is dropped
  *    (fb_path_alive);
  *  - else, once it is @timeout_ns old (or at once, when nothing is in
- *    flight any more and this evidence is in), if a send of the flow on another
- *    EV, sent after it and less than @timeout_ns after it, was delivered
- *    (the peer answered, its switch was reachable): if TCP sent it again
- *    (it was lost, not late) and its path showed no congestion
- *    (__spritz_fb_congestion(): a drop may be a full queue's), or if
- *    another send of the flow on the suspect's EV was lost too, the path
- *    alone is silent: TIMEOUT (the path is disabled); if not, the suspect
+ *    flight any more and this evidence is in), if a send of the flow on
+ *    another EV, sent after it and less than @timeout_ns after it, or
+ *    TCP's repair of it sent on another EV within @timeout_ns, was
+ *    delivered (the peer answered, its switch was reachable): if another
+ *    send of the flow on the suspect's EV was lost too, the path alone
+ *    is silent: TIMEOUT (the path is disabled); if not (one loss: a
+ *    queue's or a receiver's drop as likely as a dead path), the suspect
  *    waits for a second loss or a
  *    delivery on its path (the flow's samples are uniform meanwhile,
  *    spritz_fb_probe()) for SPRITZ_FB_STRIKE_WAIT timeouts and
@@ -524,12 +511,9 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 	if (s->flags & SPRITZ_IF_F_SEED) {
 		/* the sends delivered before it became the suspect */
 		s->flags &= ~SPRITZ_IF_F_SEED;
-		for (i = 0; i < SPRITZ_RING_SIZE; i++) {
-			if (!__spritz_fb_delivered(&fb->ring[i]))
-				continue;
-			__spritz_fb_evidence(fb, &fb->ring[i], timeout_ns);
-			__spritz_fb_congestion(fb, &fb->ring[i]);
-		}
+		for (i = 0; i < SPRITZ_RING_SIZE; i++)
+			if (__spritz_fb_delivered(&fb->ring[i]))
+				__spritz_fb_evidence(fb, &fb->ring[i], timeout_ns);
 	}
 	if (s->flags & SPRITZ_IF_F_ALIVE) {
 		st->fb_path_alive++;
@@ -543,10 +527,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 	    !(fb->snd_una == fb->snd_nxt && (s->flags & SPRITZ_IF_F_REACH)))
 		return 0;
 	if (s->flags & SPRITZ_IF_F_REACH) {
-		/* one loss proves a dead path only if TCP found it lost too (sent it
-		 * again: not merely late) and no queue can be blamed */
-		if (!(s->flags & SPRITZ_IF_F_AGAIN) &&
-		    (!(s->flags & SPRITZ_IF_F_RESENT) || (s->flags & SPRITZ_IF_F_CONGESTED))) {
+		if (!(s->flags & SPRITZ_IF_F_AGAIN)) {
 			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns ||
 			    fb->ring_head - fb->suspect_head < SPRITZ_RING_SIZE)
 				return 0;
@@ -592,10 +573,6 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 	if (!spritz_seq_before(a->ack, e->end_seq) ||
 	    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
 		__spritz_fb_evidence(fb, e, timeout_ns);
-		if (a->ece) {
-			e->flags |= SPRITZ_IF_F_ECN;
-			__spritz_fb_congestion(fb, e);
-		}
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}
 	if (a->nsack && __spritz_fb_sack_lost(a, e))

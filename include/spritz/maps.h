@@ -121,8 +121,6 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_AGAIN (1U << 4)  /* another send on its EV was lost too */
 #define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
 #define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
-#define SPRITZ_IF_F_ECN (1U << 7)    /* delivered with an ECN echo */
-#define SPRITZ_IF_F_CONGESTED (1U << 8) /* suspect: its EV came back ECN-marked */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
