@@ -204,9 +204,14 @@ test_unfinished()
 	echo "$(jq -c '.schemes.minimal | {flows, finished, fct_us}' "$r")"
 }
 
-# Spritz-Scout over a blackholed link: flows finish, the EVs over the link
-# get disabled.
-test_spritz_disable()
+# Spritz-Scout over a blackholed link, through the reference switches:
+# both flows finish; the disables of the EVs over the link are printed,
+# not asserted.  The dead-path rule disables a path after two lost sends
+# of one flow on it (Documentation/algorithms.rst), and whether a flow of
+# this two-flow run sends twice on the dead path is chance (measured: 0
+# or 1 disables per destination, Scout and Spray, 6.1 and 6.12).  That
+# paths are disabled within RTTs is kmod/failover's verdict.
+test_spritz_blackhole()
 {
 	[ -f "$(spritz_ko)" ] || { echo "no spritz.ko for $(uname -r)"; return 1; }
 	"$FABRIC" down
@@ -245,12 +250,12 @@ test_spritz_disable()
 			.destinations[] | select(.dst == $d) | .paths[] |
 			select(.ev as $e | $evs | index($e) != null) | .disables] | add // 0' "$DIR/paths.json")
 		echo "0 -> $d: EVs over the blackholed link $evs, disables $dis"
-		[ "$dis" -gt 0 ] && ok=1
+		[ -n "$dis" ] || ok=1
 	done
 	"$FABRIC" hosts "$SPRITZCTL down --dev eth0" >/dev/null
-	[ $ok = 1 ] || { echo "no disabled EV in 'spritzctl show paths'"; return 1; }
+	[ $ok = 0 ] || { echo "no disable counts in 'spritzctl show paths'"; return 1; }
 }
 
-cases=(permutation bad_input gen run_schema unfinished spritz_disable)
+cases=(permutation bad_input gen run_schema unfinished spritz_blackhole)
 [ $# -gt 0 ] && cases=("$@")
 ktap_run_cases "${cases[@]}"

@@ -6,7 +6,8 @@
  * and with it into the tests' spritzctl-fault, where $SPRITZ_FAULT names
  * the one point that fails: a step of spritz_steps_run() ("tables" fails
  * before the step runs, "tables+" after it ran, so that its own undo runs
- * too) or a point inside a step ("tables/mid", "directory/mid").
+ * too) or a point inside a step ("tables/mid", "directory/mid").  A
+ * point fails once: the undo that follows may pass it again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,12 @@ int spritz_fault(const char *point, int e)
 {
 #ifdef SPRITZ_FAULT_INJECT
 	const char *want = getenv("SPRITZ_FAULT");
+	static int fired;
 
-	if (want && !strcmp(want, point))
+	if (!fired && want && !strcmp(want, point)) {
+		fired = 1;
 		return e;
+	}
 #else
 	(void)point;
 	(void)e;
