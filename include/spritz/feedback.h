@@ -131,6 +131,12 @@ static __always_inline int spritz_seq_before(__u32 a, __u32 b)
 	return (__s32)(a - b) < 0;
 }
 
+/* [@a, @a_end) and [@b, @b_end) share a sequence number */
+static __always_inline int spritz_seq_overlap(__u32 a, __u32 a_end, __u32 b, __u32 b_end)
+{
+	return spritz_seq_before(a, b_end) && spritz_seq_before(b, a_end);
+}
+
 /* The class of an outgoing segment with @flags and @paylen payload bytes. */
 static __always_inline int spritz_fb_seg_kind(__u8 flags, __u32 paylen)
 {
@@ -287,14 +293,14 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 
 		if (e->state != SPRITZ_IF_PENDING)
 			continue;
-		if (!spritz_seq_before(e->start_seq, end) || !spritz_seq_before(seq, e->end_seq))
+		if (!spritz_seq_overlap(e->start_seq, e->end_seq, seq, end))
 			continue;
 		__spritz_fb_suspect(fb, e);
 		n += __spritz_fb_emit(e, SPRITZ_FB_NACK);
 	}
 	/* a later ACK of the suspect's sequence may be the repair's */
-	if (fb->suspect.state == SPRITZ_IF_LOST && spritz_seq_before(fb->suspect.start_seq, end) &&
-	    spritz_seq_before(seq, fb->suspect.end_seq))
+	if (fb->suspect.state == SPRITZ_IF_LOST &&
+	    spritz_seq_overlap(fb->suspect.start_seq, fb->suspect.end_seq, seq, end))
 		fb->suspect.flags |= SPRITZ_IF_F_RESENT;
 	return n;
 }
@@ -329,8 +335,8 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 
 	/* the suspect's repair, leaving on another path (__spritz_fb_late()) */
 	if (fb->suspect.state == SPRITZ_IF_LOST && !(fb->suspect.flags & SPRITZ_IF_F_MOVED) &&
-	    ev != fb->suspect.ev && spritz_seq_before(seq, fb->suspect.end_seq) &&
-	    spritz_seq_before(fb->suspect.start_seq, end)) {
+	    ev != fb->suspect.ev &&
+	    spritz_seq_overlap(fb->suspect.start_seq, fb->suspect.end_seq, seq, end)) {
 		fb->suspect.flags |= SPRITZ_IF_F_MOVED;
 		fb->repair_ns = now;
 	}
@@ -618,8 +624,8 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 	 * suspect's, TCP's repair (RACK, a tail loss probe) was spurious: the
 	 * suspect was late, not lost */
 	if (a->nsack && (fb->flags & SPRITZ_FB_F_SUSPECT) && fb->suspect.state == SPRITZ_IF_LOST &&
-	    __spritz_fb_dsack(a) && spritz_seq_before(a->sack[0], fb->suspect.end_seq) &&
-	    spritz_seq_before(fb->suspect.start_seq, a->sack[1]))
+	    __spritz_fb_dsack(a) &&
+	    spritz_seq_overlap(fb->suspect.start_seq, fb->suspect.end_seq, a->sack[0], a->sack[1]))
 		fb->suspect.flags |= SPRITZ_IF_F_ALIVE;
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)

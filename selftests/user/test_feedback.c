@@ -800,6 +800,32 @@ static void test_wrap(void)
 	RUN("wrap", t, NULL);
 }
 
+/* Two half-open sequence ranges overlap iff they share a number, across the wrap too. */
+static void test_seq_overlap(void)
+{
+	static const struct {
+		__u32 a, a_end, b, b_end;
+		int want;
+		const char *name;
+	} t[] = {
+		{ 100, 200, 150, 250, 1, "b starts inside a" },
+		{ 150, 250, 100, 200, 1, "a starts inside b" },
+		{ 100, 200, 120, 130, 1, "b inside a" },
+		{ 100, 200, 200, 300, 0, "b starts at a's end" },
+		{ 200, 300, 100, 200, 0, "a starts at b's end" },
+		{ 100, 200, 300, 400, 0, "disjoint" },
+		{ 100, 200, 100, 100, 0, "b empty" },
+		{ 0xffffff00U, 0x80, 0x40, 0x100, 1, "a wraps, b after 0" },
+		{ 0xffffff00U, 0x80, 0xffffff80U, 0xffffffc0U, 1, "a wraps, b before 0" },
+		{ 0xffffff00U, 0x80, 0x80, 0x100, 0, "a wraps, b at a's end" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		ASSERT_EQ(spritz_seq_overlap(t[i].a, t[i].a_end, t[i].b, t[i].b_end), t[i].want,
+			  t[i].name);
+}
+
 /*
  * More sends in flight than the ring holds: the newest go unrecorded
  * (eg_ring_overrun), the oldest keep their feedback - the first, on E2,
@@ -1000,6 +1026,7 @@ static const struct test_case tests[] = {
 	{ "handshake", test_handshake },
 	{ "ctl_sends", test_ctl_sends },
 	{ "wrap", test_wrap },
+	{ "seq_overlap", test_seq_overlap },
 	{ "overrun", test_overrun },
 	{ "probe", test_probe },
 	{ "pick_flags", test_pick_flags },
