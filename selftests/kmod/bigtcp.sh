@@ -35,25 +35,7 @@ setup()
 	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts --algorithm spray
 }
 
-rx_py='
-import socket
-s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("::", 5003)); s.listen(1); s.settimeout(120)
-c, _ = s.accept(); c.settimeout(120); n = 0
-while True:
-    b = c.recv(1 << 20)
-    if not b: break
-    n += len(b)
-print(n)'
-
-tx_py='
-import socket, sys
-s = socket.create_connection(("fd00:5::1", 5003), timeout=120)
-buf = bytes(1 << 20); n = 0
-for i in range(int(sys.argv[1])):
-    s.sendall(buf); n += len(buf)
-s.shutdown(socket.SHUT_WR); s.recv(1); s.close()
-print(n)'
+stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py
 
 # Largest send (in GSO segments and in bytes) in the flows' rings now.
 ring_max()
@@ -70,12 +52,13 @@ stat()
 
 transfer()
 {
-	local rx tx rxn txn big=0 b i
+	local rx tx rxn rxe txn txe big=0 b i
 
-	ns spzb $py -c "$rx_py" >/tmp/spritz-rx &
+	ns spzb $py $stream rx 5003 --timeout 120 >/tmp/spritz-rx &
 	rx=$!
 	sleep 0.5
-	ns spza $py -c "$tx_py" 64 >/tmp/spritz-tx &
+	ns spza $py $stream tx fd00:5::1 5003 --size $((64 << 20)) --timeout 120 \
+		>/tmp/spritz-tx &
 	tx=$!
 	for i in $(seq 200); do
 		kill -0 $tx 2>/dev/null || break
@@ -85,12 +68,13 @@ transfer()
 	done
 	wait $tx
 	wait $rx
-	read -r txn </tmp/spritz-tx
-	read -r rxn </tmp/spritz-rx
+	read -r txn _ _ txe </tmp/spritz-tx
+	read -r rxn _ rxe </tmp/spritz-rx
 	echo "sent $txn, received $rxn; largest recorded send $big bytes;" \
 		"un_proto $(stat un_proto), fb_ack $(stat fb_ack)," \
 		"in_ack_unsent $(stat in_ack_unsent)"
-	[ -n "$txn" ] && [ "$txn" = "$rxn" ] || { echo "transfer incomplete"; return 1; }
+	[ "$txe" = ok ] && [ "$rxe" = eof ] && [ "$txn" = $((64 << 20)) ] && [ "$txn" = "$rxn" ] ||
+		{ echo "transfer incomplete: $txe, $rxe"; return 1; }
 	[ "$big" -gt $mss_max ] || { echo "no send above 64 KiB recorded"; return 1; }
 }
 

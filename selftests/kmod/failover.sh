@@ -31,6 +31,9 @@ source "$(dirname "$0")/spritzctl-lib.sh"
 
 py=/usr/bin/python3
 [ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
+# the transfers; their receivers take a 32 KiB buffer, so that the flight
+# fits the feedback ring (16 records)
+stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
 size=$((4 << 20))
@@ -49,44 +52,6 @@ setup()
 	# design) would then take several 1 s retries to get through
 	"$ctl" set small_flow_bytes 0
 }
-
-# The receiver on PORT: bytes of one connection, "eof" or the error.
-cat >$tmp/rx.py <<'EOF'
-import socket, sys
-s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-# a small window: the flight fits the feedback ring (16 records)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 32768)
-s.bind(("::", int(sys.argv[1]))); s.listen(1); s.settimeout(30)
-c, _ = s.accept(); c.settimeout(30); n = 0; end = "eof"
-try:
-    while True:
-        b = c.recv(65536)
-        if not b: break
-        n += len(b)
-except Exception as e:
-    end = repr(e)
-print(n, end, flush=True)
-EOF
-
-# The sender to PORT: SIZE bytes (0: 16 KiB every 2 ms until the file
-# stop exists), then "bytes seconds status".
-cat >$tmp/tx.py <<'EOF'
-import os, socket, sys, time
-port, size = int(sys.argv[1]), int(sys.argv[2])
-t0 = time.monotonic(); n = 0; end = "ok"
-try:
-    s = socket.create_connection(("fd00:5::1", port), timeout=30)
-    chunk = bytes(range(256)) * 256
-    while (size and n < size) or (not size and not os.path.exists("/tmp/spritz-fo/stop")):
-        k = min(len(chunk), size - n) if size else 16384
-        s.sendall(chunk[:k]); n += k
-        if not size:
-            time.sleep(0.002)
-    s.shutdown(socket.SHUT_WR); s.recv(1); s.close()
-except Exception as e:
-    end = repr(e)
-print(n, "%.3f" % (time.monotonic() - t0), end, flush=True)
-EOF
 
 # "ev1:disables" of every path from switch 3 to switch 5, one per line.
 path_disables()
@@ -140,13 +105,13 @@ transfer() # PORT
 {
 	local rx rxn rxe txn secs txe
 
-	ns spzb $py $tmp/rx.py "$1" >$tmp/rx.$1 &
+	ns spzb $py $stream rx "$1" --rcvbuf 32768 --timeout 30 >$tmp/rx.$1 &
 	rx=$!
 	sleep 0.3
-	ns spza $py $tmp/tx.py "$1" $size >$tmp/tx.$1
+	ns spza $py $stream tx fd00:5::1 "$1" --size $size --timeout 30 >$tmp/tx.$1
 	wait $rx
-	read -r rxn rxe <$tmp/rx.$1
-	read -r txn secs txe <$tmp/tx.$1
+	read -r rxn _ rxe <$tmp/rx.$1
+	read -r txn secs _ txe <$tmp/tx.$1
 	echo "$txn $secs" >$tmp/$1.res
 	[ "$txe" = ok ] && [ "$rxe" = eof ] && [ "$rxn" = "$size" ] && [ "$txn" = "$size" ] ||
 		{ echo "transfer $1: sent $txn $txe, received $rxn $rxe"; return 1; }
@@ -196,10 +161,11 @@ two_flows() # HOW
 	before=$(path_disables | tr '\n' ' ')
 	t0=$(stat fb_timeout)
 	rm -f $tmp/stop
-	ns spzb $py $tmp/rx.py 5003 >$tmp/rx.5003 &
+	ns spzb $py $stream rx 5003 --rcvbuf 32768 --timeout 30 >$tmp/rx.5003 &
 	rx1=$!
 	sleep 0.3
-	ns spza $py $tmp/tx.py 5003 0 >$tmp/tx.5003 &
+	ns spza $py $stream tx fd00:5::1 5003 --stop $tmp/stop --every 2 --timeout 30 \
+		>$tmp/tx.5003 &
 	tx1=$!
 	sleep 0.5
 	if [ "$1" = stop ]; then
@@ -221,8 +187,8 @@ two_flows() # HOW
 	touch $tmp/stop
 	wait $tx1
 	wait $rx1
-	read -r txn _ txe <$tmp/tx.5003
-	read -r rxn rxe <$tmp/rx.5003
+	read -r txn _ _ txe <$tmp/tx.5003
+	read -r rxn _ rxe <$tmp/rx.5003
 	diag
 	echo "# $1: disables $dead + $live, TIMEOUTs $to, no_reach" \
 		"$(stat fb_no_reach), silenced flow: sent $txn $txe, received $rxn $rxe"

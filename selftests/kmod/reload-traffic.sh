@@ -24,6 +24,7 @@ source "$(dirname "$0")/spritzctl-lib.sh"
 
 py=/usr/bin/python3
 [ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
+stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py
 cycles=${SPRITZ_RELOAD_CYCLES:-2}
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
@@ -33,34 +34,6 @@ setup()
 {
 	ns_pair && ns spzb tc qdisc add dev eth0 clsact
 }
-
-# The receiver: byte count of one connection, "eof" or the error.
-rx_py='
-import socket
-s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("::", 5002)); s.listen(1); s.settimeout(120)
-c, _ = s.accept(); c.settimeout(120); n = 0; end = "eof"
-try:
-    while True:
-        b = c.recv(65536)
-        if not b: break
-        n += len(b)
-except Exception as e:
-    end = repr(e)
-print(n, end)'
-
-# The sender: 16 KiB chunks every 1 ms until the stop file exists.
-tx_py='
-import os, socket, time
-s = socket.create_connection(("fd00:5::1", 5002), timeout=120); n = 0
-chunk = bytes(range(256)) * 64; end = "ok"
-try:
-    while not os.path.exists("/tmp/spritz-stop"):
-        s.sendall(chunk); n += len(chunk); time.sleep(0.001)
-    s.shutdown(socket.SHUT_WR); s.recv(1); s.close()
-except Exception as e:
-    end = repr(e)
-print(n, end)'
 
 # Sum of the disables of the paths from switch 3 to switch 5 (the flow's).
 disables()
@@ -79,10 +52,11 @@ cycle()
 	"$ctl" set disable_ms 60000 || rc=1
 	blackhole on || rc=1
 	rm -f /tmp/spritz-stop
-	ns spzb $py -c "$rx_py" >/tmp/spritz-rx &
+	ns spzb $py $stream rx 5002 --timeout 120 >/tmp/spritz-rx &
 	rx=$!
 	sleep 0.5
-	ns spza $py -c "$tx_py" >/tmp/spritz-tx &
+	ns spza $py $stream tx fd00:5::1 5002 --stop /tmp/spritz-stop --every 1 \
+		--timeout 120 >/tmp/spritz-tx &
 	tx=$!
 	t1=$SECONDS
 	for i in $(seq 120); do
@@ -101,8 +75,8 @@ cycle()
 	touch /tmp/spritz-stop
 	wait $tx
 	wait $rx
-	read -r txn txe </tmp/spritz-tx
-	read -r rxn rxe </tmp/spritz-rx
+	read -r txn _ _ txe </tmp/spritz-tx
+	read -r rxn _ rxe </tmp/spritz-rx
 	[ "$txe" = ok ] && [ "$rxe" = eof ] && [ -n "$txn" ] && [ "$txn" = "$rxn" ] ||
 		{ echo "transfer: sent $txn $txe, received $rxn $rxe"; rc=1; }
 	echo "disables before down: $d; bytes: $txn; seconds: up $((t1 - t0))," \
