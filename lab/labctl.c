@@ -440,75 +440,168 @@ static const char *const drop_names[SPRITZ_SW_DROP_MAX] = {
 	"not_ip", "malformed", "no_route", "hop_limit", "blackhole", "down", "no_port",
 };
 
+/*
+ * All @n values of the array map @fd (per-CPU: @vsz bytes per CPU) into
+ * @vals, by batches: a lab has 32768 ports, one lookup each costs seconds
+ * in an emulated guest.
+ */
+static void map_read_all(int fd, const char *name, uint32_t n, size_t vsz, void *vals)
+{
+	uint32_t *keys = calloc(n, sizeof(*keys)), got = 0, next = 0, count;
+	char *v = vals;
+	int err;
+
+	if (!keys)
+		die("out of memory");
+	while (got < n) {
+		count = n - got;
+		err = bpf_map_lookup_batch(fd, got ? &next : NULL, &next, keys + got, v + got * vsz,
+					   &count, NULL);
+		got += count;
+		if (err && errno == ENOENT)
+			break;
+		if (err)
+			die("failed to read %s: %s", name, strerror(errno));
+	}
+	if (got != n)
+		die("failed to read %s: %u of %u entries", name, got, n);
+	free(keys);
+}
+
+/* Set all @n values of the array map @fd to zero (@vsz bytes each, all CPUs). */
+static void map_zero_all(int fd, const char *name, uint32_t n, size_t vsz)
+{
+	uint32_t *keys = calloc(n, sizeof(*keys)), count = n, k;
+	void *zero = calloc(n, vsz);
+
+	if (!keys || !zero)
+		die("out of memory");
+	for (k = 0; k < n; k++)
+		keys[k] = k;
+	if (bpf_map_update_batch(fd, keys, zero, &count, NULL))
+		die("failed to reset %s: %s", name, strerror(errno));
+	free(keys);
+	free(zero);
+}
+
+struct link_ctr {
+	int sw, peer; /* peer -1: the host port */
+	uint64_t packets;
+};
+
+static int link_ctr_cmp(const void *a, const void *b)
+{
+	const struct link_ctr *x = a, *y = b;
+
+	if (x->sw != y->sw)
+		return x->sw < y->sw ? -1 : 1;
+	if (x->peer != y->peer)
+		return x->peer < y->peer ? -1 : 1;
+	return x->packets < y->packets ? -1 : x->packets > y->packets;
+}
+
+/* --links: the links that sent packets, [[sw, peer or -1 for the host, packets], ...] sorted */
+static void print_links(const struct spritz_sw_ctr *v, const struct spritz_sw_port *ports,
+			int ncpu)
+{
+	uint32_t nkeys = SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_MAX_SLOTS, key, n = 0;
+	struct link_ctr *l = calloc(nkeys, sizeof(*l));
+	int cpu;
+
+	if (!l)
+		die("out of memory");
+	for (key = 0; key < nkeys; key++) {
+		uint64_t pk = 0;
+
+		for (cpu = 0; cpu < ncpu; cpu++)
+			pk += v[(size_t)key * ncpu + cpu].packets;
+		if (!pk)
+			continue;
+		l[n].sw = key / SPRITZ_SW_MAX_SLOTS;
+		l[n].peer = ports[key].type == SPRITZ_SW_LINK_HOST ? -1 : (int)ports[key].peer;
+		l[n++].packets = pk;
+	}
+	qsort(l, n, sizeof(*l), link_ctr_cmp);
+	putchar('[');
+	for (key = 0; key < n; key++)
+		printf("%s[%d,%d,%llu]", key ? "," : "", l[key].sw, l[key].peer,
+		       (unsigned long long)l[key].packets);
+	puts("]");
+	free(l);
+}
+
 static int cmd_counters(int argc, char **argv)
 {
+	uint32_t ntx = SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_MAX_SLOTS;
+	uint32_t ndrop = SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_DROP_MAX, key;
 	int ncpu = libbpf_num_possible_cpus(), txfd, dfd, pfd, cpu;
 	bool reset = argc == 2 && !strcmp(argv[1], "--reset");
+	bool links = argc == 2 && !strcmp(argv[1], "--links");
+	struct spritz_sw_port *ports;
 	struct spritz_sw_ctr *v;
 	json_t *jtx, *jdrops, *root;
 	uint64_t *dv;
-	uint32_t key;
 
-	if (argc > 2 || (argc == 2 && !reset))
-		die("usage: labctl counters [--reset]");
+	if (argc > 2 || (argc == 2 && !reset && !links))
+		die("usage: labctl counters [--reset | --links]");
 	txfd = pinned("sw_tx");
 	dfd = pinned("sw_drops");
 	pfd = pinned("sw_ports");
-	v = calloc(ncpu, sizeof(*v));
-	dv = calloc(ncpu, sizeof(*dv));
-	if (!v || !dv)
-		die("out of memory");
 	if (reset) {
-		for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_MAX_SLOTS; key++)
-			bpf_map_update_elem(txfd, &key, v, BPF_ANY);
-		for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_DROP_MAX; key++)
-			bpf_map_update_elem(dfd, &key, dv, BPF_ANY);
+		map_zero_all(txfd, "sw_tx", ntx, sizeof(*v) * ncpu);
+		map_zero_all(dfd, "sw_drops", ndrop, sizeof(*dv) * ncpu);
 		return 0;
 	}
+	v = calloc((size_t)ntx * ncpu, sizeof(*v));
+	dv = calloc((size_t)ndrop * ncpu, sizeof(*dv));
+	ports = calloc(ntx, sizeof(*ports));
+	if (!v || !dv || !ports)
+		die("out of memory");
+	map_read_all(txfd, "sw_tx", ntx, sizeof(*v) * ncpu, v);
+	map_read_all(pfd, "sw_ports", ntx, sizeof(*ports), ports);
+	if (links) {
+		print_links(v, ports, ncpu);
+		return 0;
+	}
+	map_read_all(dfd, "sw_drops", ndrop, sizeof(*dv) * ncpu, dv);
 	jtx = json_array();
 	jdrops = json_array();
-	for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_MAX_SLOTS; key++) {
-		struct spritz_sw_port p = {};
+	for (key = 0; key < ntx; key++) {
+		const struct spritz_sw_port *p = &ports[key];
 		uint64_t pk = 0, by = 0;
+		json_t *o;
 
-		if (bpf_map_lookup_elem(txfd, &key, v))
-			die("sw_tx: %s", strerror(errno));
-		for (cpu = 0; cpu < ncpu; cpu++)
-			pk += v[cpu].packets, by += v[cpu].bytes;
+		for (cpu = 0; cpu < ncpu; cpu++) {
+			pk += v[(size_t)key * ncpu + cpu].packets;
+			by += v[(size_t)key * ncpu + cpu].bytes;
+		}
 		if (!pk)
 			continue;
-		bpf_map_lookup_elem(pfd, &key, &p);
-		{
-			json_t *o = json_object();
-
-			json_object_set_new(o, "sw", json_integer(key / SPRITZ_SW_MAX_SLOTS));
-			json_object_set_new(o, "slot", json_integer(key % SPRITZ_SW_MAX_SLOTS));
-			json_object_set_new(o, "type",
-					    json_string(p.type == SPRITZ_SW_LINK_HOST     ? "host"
-							: p.type == SPRITZ_SW_LINK_GLOBAL ? "global"
-											  : "local"));
-			json_object_set_new(o, "peer", json_integer(p.peer));
-			json_object_set_new(o, "packets", json_integer(pk));
-			json_object_set_new(o, "bytes", json_integer(by));
-			json_array_append_new(jtx, o);
-		}
+		o = json_object();
+		json_object_set_new(o, "sw", json_integer(key / SPRITZ_SW_MAX_SLOTS));
+		json_object_set_new(o, "slot", json_integer(key % SPRITZ_SW_MAX_SLOTS));
+		json_object_set_new(o, "type",
+				    json_string(p->type == SPRITZ_SW_LINK_HOST     ? "host"
+						: p->type == SPRITZ_SW_LINK_GLOBAL ? "global"
+										   : "local"));
+		json_object_set_new(o, "peer", json_integer(p->peer));
+		json_object_set_new(o, "packets", json_integer(pk));
+		json_object_set_new(o, "bytes", json_integer(by));
+		json_array_append_new(jtx, o);
 	}
-	for (key = 0; key < SPRITZ_SW_MAX_SWITCHES * SPRITZ_SW_DROP_MAX; key++) {
+	for (key = 0; key < ndrop; key++) {
 		uint64_t n = 0;
+		json_t *o;
 
-		if (bpf_map_lookup_elem(dfd, &key, dv))
-			die("sw_drops: %s", strerror(errno));
 		for (cpu = 0; cpu < ncpu; cpu++)
-			n += dv[cpu];
-		if (n) {
-			json_t *o = json_object();
-
-			json_object_set_new(o, "sw", json_integer(key / SPRITZ_SW_DROP_MAX));
-			json_object_set_new(o, "reason",
-					    json_string(drop_names[key % SPRITZ_SW_DROP_MAX]));
-			json_object_set_new(o, "packets", json_integer(n));
-			json_array_append_new(jdrops, o);
-		}
+			n += dv[(size_t)key * ncpu + cpu];
+		if (!n)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "sw", json_integer(key / SPRITZ_SW_DROP_MAX));
+		json_object_set_new(o, "reason", json_string(drop_names[key % SPRITZ_SW_DROP_MAX]));
+		json_object_set_new(o, "packets", json_integer(n));
+		json_array_append_new(jdrops, o);
 	}
 	root = json_pack("{s:o,s:o}", "tx", jtx, "drops", jdrops);
 	json_dumpf(root, stdout, JSON_COMPACT);

@@ -45,54 +45,55 @@ send()
 # Links that sent packets, as sorted [sw, peer or -1 for the host, packets].
 links_used()
 {
-	"$LABCTL" counters |
-		jq -c '[.tx[] | [.sw, (if .type == "host" then -1 else .peer end), .packets]] | sort'
+	"$LABCTL" counters --links
 }
 
-# The listed paths from S to D, one line "EV LINKS" each, LINKS as
-# links_used prints them.  One spritzctl and one jq for all EVs of a pair.
-paths_listed()
+# The listed paths from S (to D, or to every switch), one line "D EV
+# LINKS" each, LINKS as links_used prints them.  One spritzctl and one jq
+# for all of them.
+paths_listed() # S [D]
 {
-	"$SPRITZCTL" paths "$TOPO" --switch "$1" --dst "$2" -j |
+	"$SPRITZCTL" paths "$TOPO" --switch "$1" ${2:+--dst "$2"} -j |
 		jq -r --argjson n $N '.paths[] | .switches as $s |
-			"\(.ev) " + ([range(0; ($s | length) - 1) as $i | [$s[$i], $s[$i + 1], $n]] +
+			"\(.dst) \(.ev) " + ([range(0; ($s | length) - 1) as $i | [$s[$i], $s[$i + 1], $n]] +
 			 [[$s[-1], -1, $n]] | sort | tojson)'
 }
 
 # The listed path of EV from S to D as the same list.
 links_listed()
 {
-	paths_listed "$1" "$2" | awk -v ev="$3" '$1 == ev { print $2 }'
+	paths_listed "$1" "$2" | awk -v ev="$3" '$2 == ev { print $3 }'
 }
 
 # one_path S D EV [send options]: the packets took exactly the listed path
-# (WANT, if set, is that path; else it is looked up).
+# (WANT, if set, is that path; else it is looked up).  The counters are
+# read until they match, for up to 5 s: all N packets out of D's host
+# port is the last thing to happen.
 one_path()
 {
-	local s=$1 d=$2 ev=$3 got want=${WANT:-}
+	local s=$1 d=$2 ev=$3 got want=${WANT:-} i
 	shift 3
 	"$LABCTL" counters --reset
 	send "$s" "$d" "$ev" "$@" || return 1
-	sleep 0.2
-	got=$(links_used)
 	[ -n "$want" ] || want=$(links_listed "$s" "$d" "$ev")
-	if [ "$got" != "$want" ]; then
-		echo "$s -> $d ev $(printf %#06x "$ev") $*: links $got, listed $want"
-		return 1
-	fi
+	for i in $(seq 100); do
+		got=$(links_used)
+		[ "$got" = "$want" ] && return 0
+		sleep 0.05
+	done
+	echo "$s -> $d ev $(printf %#06x "$ev") $*: links $got, listed $want"
+	return 1
 }
 
 test_all_paths()
 {
 	local s d ev links n=0 bad=0
 	for s in 0 1 2 3 4 5; do
-		for d in 0 1 2 3 4 5; do
+		while read -r d ev links; do
 			[ "$s" = "$d" ] && continue
-			while read -r ev links; do
-				n=$((n + 1))
-				WANT=$links one_path $s $d "$ev" </dev/null || bad=$((bad + 1))
-			done < <(paths_listed $s $d)
-		done
+			n=$((n + 1))
+			WANT=$links one_path $s $d "$ev" </dev/null || bad=$((bad + 1))
+		done < <(paths_listed $s)
 	done
 	echo "$n paths, $bad wrong"
 	[ $bad = 0 ] && [ $n -gt 30 ]
@@ -101,7 +102,7 @@ test_all_paths()
 test_carriers()
 {
 	local ev links
-	while read -r ev links; do
+	while read -r _ ev links; do
 		WANT=$links one_path 0 5 "$ev" --proto udp-carrier </dev/null || return 1
 		WANT=$links one_path 0 5 "$ev" --proto udp-carrier --v4 </dev/null || return 1
 		WANT=$links one_path 0 5 "$ev" --proto udp </dev/null || return 1
@@ -110,17 +111,13 @@ test_carriers()
 
 test_minimal()
 {
-	local ev minimal got want
+	local ev minimal
 	"$FABRIC" mode minimal
 	minimal=$("$SPRITZCTL" paths "$TOPO" --switch 0 --dst 5 -j |
 		jq '[.paths[] | select(.minimal)][0].ev')
-	want=$(links_listed 0 5 "$minimal")
 	for ev in $("$SPRITZCTL" paths "$TOPO" --switch 0 --dst 5 -j | jq '.paths[].ev'); do
-		"$LABCTL" counters --reset
-		send 0 5 "$ev"
-		sleep 0.2
-		got=$(links_used)
-		[ "$got" = "$want" ] || { echo "minimal, ev $ev: $got, want $want"; "$FABRIC" mode spritz; return 1; }
+		WANT=$(links_listed 0 5 "$minimal") one_path 0 5 "$ev" ||
+			{ echo "minimal mode, ev $ev"; "$FABRIC" mode spritz; return 1; }
 	done
 	"$FABRIC" mode spritz
 }
@@ -136,6 +133,20 @@ dropped()
 	"$LABCTL" counters | jq "[.drops[] | select(.reason == \"$1\") | .packets] | add // 0"
 }
 
+# until_eq WANT CMD...: CMD prints WANT within 5 s.
+until_eq()
+{
+	local want=$1 got i
+	shift
+	for i in $(seq 50); do
+		got=$("$@")
+		[ "$got" = "$want" ] && return 0
+		sleep 0.1
+	done
+	echo "$*: $got, want $want"
+	return 1
+}
+
 test_blackhole()
 {
 	# Path 0 -> 5 with EV 1 is 0,1,4,5: blackhole 1 -> 4 (switch 1, port 1).
@@ -144,13 +155,11 @@ test_blackhole()
 	"$FABRIC" fail 1:1 --blackhole || return 1
 	"$LABCTL" counters --reset
 	send 0 5 1 --proto tcp-data
-	sleep 0.2
+	until_eq $N dropped blackhole || return 1
 	[ "$(delivered 5)" = 0 ] || { echo "data crossed the blackhole"; return 1; }
-	[ "$(dropped blackhole)" = $N ] || { echo "blackhole drops $(dropped blackhole)"; return 1; }
 	"$LABCTL" counters --reset
 	send 0 5 1 --proto tcp-ack
-	sleep 0.2
-	[ "$(delivered 5)" = $N ] || { echo "pure ACKs: $(delivered 5) delivered"; return 1; }
+	until_eq $N delivered 5 || { echo "pure ACKs not delivered"; return 1; }
 	one_path 0 5 "$other" || return 1
 	"$FABRIC" fail 1:1 --clear >/dev/null
 	one_path 0 5 1 || return 1
@@ -161,9 +170,8 @@ test_down()
 	"$FABRIC" fail 1:1 --down >/dev/null || return 1
 	"$LABCTL" counters --reset
 	send 0 5 1 --proto tcp-ack
-	sleep 0.2
+	until_eq $N dropped down || return 1
 	[ "$(delivered 5)" = 0 ] || { echo "packets crossed a down link"; return 1; }
-	[ "$(dropped down)" = $N ] || { echo "down drops $(dropped down)"; return 1; }
 	"$FABRIC" fail 1:1 --clear >/dev/null
 	one_path 0 5 1 || return 1
 }
@@ -171,24 +179,14 @@ test_down()
 # Real TCP between two hosts across groups (EVs: the kernel's flow labels).
 test_tcp()
 {
-	local py=/usr/bin/python3 got
+	local py=/usr/bin/python3 stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py got
 	[ -x $py ] || { echo "no python3"; return 4; }
-	ip netns exec h5-0 $py -c '
-import socket, sys
-s = socket.socket(socket.AF_INET6); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("::", 5001)); s.listen(1); s.settimeout(20); c, _ = s.accept(); c.settimeout(20); n = 0
-while True:
-    b = c.recv(65536)
-    if not b: break
-    n += len(b)
-print(n)' > /tmp/spritz-lab-rx &
+	ip netns exec h5-0 $py $stream rx 5001 --timeout 20 > /tmp/spritz-lab-rx &
 	sleep 1
-	ip netns exec h0-0 $py -c '
-import socket
-s = socket.create_connection(("fd00:5::1", 5001), timeout=20)
-s.sendall(bytes(2000000)); s.close()' || return 1
+	ip netns exec h0-0 $py $stream tx fd00:5::1 5001 --size 2000000 --timeout 20 >/dev/null ||
+		return 1
 	wait
-	got=$(cat /tmp/spritz-lab-rx)
+	read -r got _ </tmp/spritz-lab-rx
 	rm -f /tmp/spritz-lab-rx
 	echo "received $got bytes; cc $(ip netns exec h0-0 sysctl -n net.ipv4.tcp_congestion_control)," \
 		"ecn $(ip netns exec h0-0 sysctl -n net.ipv4.tcp_ecn)"
