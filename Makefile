@@ -60,6 +60,9 @@ CTL_SRCS := $(sort $(wildcard user/spritzctl/*.c))
 CTL_OBJS := $(patsubst %.c,$(OUT)/%.o,$(CTL_SRCS))
 SPRITZCTL := $(OUT)/spritzctl
 SPRITZCTL_FAULT := $(OUT)/selftests/spritzctl-fault
+# Helpers of the guest suites (selftests/tools/*.c, one program each).
+TOOL_SRCS := $(sort $(wildcard selftests/tools/*.c))
+TOOLS := $(patsubst selftests/tools/%.c,$(OUT)/selftests/%,$(TOOL_SRCS))
 # Lab tools (lab/*.c, one program each): the switch pipeline's loader.
 LAB_SRCS := $(sort $(wildcard lab/*.c))
 LABS := $(patsubst lab/%.c,$(OUT)/lab/%,$(LAB_SRCS))
@@ -109,7 +112,7 @@ SIM_LDLIBS := -lns3-traffic-control -lns3-point-to-point -lns3-internet -lns3-ne
 KVERS ?= $(shell scripts/kernels 2>/dev/null)
 KVER ?=
 
-.PHONY: all user bpf kmod sim sim-maybe eval check check-host check-guest soak bench demo deps install clean \
+.PHONY: all user bpf kmod sim sim-maybe eval check check-all check-host check-guest soak bench demo deps install clean \
 	format tests fuzz asan fuzzers
 .DEFAULT_GOAL := all
 
@@ -117,7 +120,7 @@ all: user bpf kmod sim-maybe
 
 user: $(SPRITZCTL) $(LABS)
 bpf: $(BPF_OBJS) $(BPF_SKELS)
-tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) $(SPRITZCTL_FAULT) asan fuzzers
+tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) $(SPRITZCTL_FAULT) $(TOOLS) asan fuzzers
 
 $(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(msg) CC $<
@@ -150,6 +153,11 @@ $(SPRITZCTL_FAULT): $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ)
 	$(msg) LD $@
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ) \
 		$(USER_LDLIBS)
+
+$(TOOLS): $(OUT)/selftests/%: selftests/tools/%.c
+	$(msg) CC $<
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(USER_LDLIBS)
 
 $(OUT)/bpf/vmlinux.h:
 	$(msg) GEN $@
@@ -302,6 +310,11 @@ kmod:
 check: deps
 	$(Q)$(MAKE) all tests
 	$(Q)selftests/run --kernels "$(KVERS)"
+
+# Every guest suite on every kernel (make check runs some on one kernel).
+check-all: deps
+	$(Q)$(MAKE) all tests
+	$(Q)selftests/run --all-kernels --kernels "$(KVERS)"
 
 check-host: user bpf tests
 	$(Q)selftests/run --host-only

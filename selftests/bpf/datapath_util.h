@@ -347,7 +347,8 @@ static inline void dp_load_log(void)
 
 /*
  * Open and load spritz.bpf.o; print each program's verifier statistics
- * ("processed N insns", log level 4: a few lines, never a full buffer),
+ * (log level 4: "verification time", "stack depth", "processed N insns";
+ * a few lines, never a full buffer),
  * and on failure the tail of a level-1 log of a second load.
  */
 static inline struct spritz *dp_open_load(void)
@@ -372,7 +373,7 @@ static inline struct spritz *dp_open_load(void)
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (k >= DP_LOG_PROGS)
 			break;
-		dp_log_print(bpf_program__name(prog), dp_log + k++ * DP_LOG_SZ, "processed");
+		dp_log_print(bpf_program__name(prog), dp_log + k++ * DP_LOG_SZ, NULL);
 	}
 	if (err) {
 		printf("# load: %d\n", err);

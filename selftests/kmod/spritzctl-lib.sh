@@ -98,7 +98,7 @@ spritz_attached()
 {
 	local n=0 ifi
 
-	ifi=$(ip -j link show dev "$1" | jq '.[0].ifindex')
+	ifi=$(ip -o link show dev "$1" | cut -d: -f1)
 	for h in ingress egress; do
 		if [ -e $pins/link_${ifi}_$h ] || tc filter show dev $1 $h | grep -q spritz_; then
 			n=$((n + 1))

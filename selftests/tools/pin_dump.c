@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pin_dump - every entry of the maps pinned as DIR/MAP, as lines "MAP KEY
+ * VALUE" (hex bytes), for the tests that compare the whole pinned state
+ * before and after a command (spritzctl-updown.sh's whole_state).  A map
+ * not pinned prints nothing.  The order is the maps'; callers sort.  Entries of arrays that are all
+ * zero are left out: they are the array's initial state, and a change to
+ * or from zero still shows as a line that appears or goes.
+ *
+ * Arrays are read in batches: spritz_udp has 65 536 entries, and one
+ * lookup syscall each (bpftool map dump) takes seconds in an emulated
+ * guest.  Other maps (hash, LRU, LPM trie) are walked key by key.
+ *
+ * Usage: pin_dump DIR MAP...
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+static void hex(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	putchar(' ');
+	for (i = 0; i < n; i++)
+		printf("%02x", p[i]);
+}
+
+/* The value @v of a map like @info's: value_size bytes, per CPU for per-CPU maps. */
+static void hex_value(const struct bpf_map_info *info, const unsigned char *v, size_t vb)
+{
+	size_t slot = (info->value_size + 7) & ~7U, off;
+
+	if (vb == info->value_size) {
+		hex(v, vb);
+		return;
+	}
+	for (off = 0; off < vb; off += slot)
+		hex(v + off, info->value_size);
+}
+
+static bool zero(const unsigned char *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* One value's bytes: value_size, or one 8-byte-aligned slot per CPU. */
+static size_t value_bytes(const struct bpf_map_info *info)
+{
+	switch (info->type) {
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return ((info->value_size + 7) & ~7U) * libbpf_num_possible_cpus();
+	default:
+		return info->value_size;
+	}
+}
+
+/* An array, in batches; zero entries left out. */
+static int dump_array(int fd, const char *name, const struct bpf_map_info *info)
+{
+	size_t vb = value_bytes(info);
+	__u32 n = info->max_entries, got = 0, next = 0, count, i;
+	__u32 *keys = calloc(n, sizeof(*keys));
+	unsigned char *vals = calloc(n, vb);
+	int err;
+
+	if (!keys || !vals)
+		return -ENOMEM;
+	while (got < n) {
+		count = n - got;
+		err = bpf_map_lookup_batch(fd, got ? &next : NULL, &next, keys + got,
+					   vals + (size_t)got * vb, &count, NULL);
+		got += count;
+		if (err && errno == ENOENT)
+			break;
+		if (err) {
+			err = -errno;
+			goto out;
+		}
+	}
+	for (i = 0; i < got; i++) {
+		if (zero(vals + (size_t)i * vb, vb))
+			continue;
+		printf("%s", name);
+		hex((unsigned char *)&keys[i], sizeof(keys[i]));
+		hex_value(info, vals + (size_t)i * vb, vb);
+		putchar('\n');
+	}
+	err = 0;
+out:
+	free(keys);
+	free(vals);
+	return err;
+}
+
+/* Any other map, key by key. */
+static int dump_keys(int fd, const char *name, const struct bpf_map_info *info)
+{
+	size_t vb = value_bytes(info);
+	unsigned char *key = calloc(1, info->key_size), *next = calloc(1, info->key_size);
+	unsigned char *val = calloc(1, vb);
+	bool first = true;
+	int err = 0;
+
+	if (!key || !next || !val) {
+		err = -ENOMEM;
+		goto out;
+	}
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		first = false;
+		memcpy(key, next, info->key_size);
+		if (bpf_map_lookup_elem(fd, key, val))
+			continue; /* deleted meanwhile */
+		printf("%s", name);
+		hex(key, info->key_size);
+		hex_value(info, val, vb);
+		putchar('\n');
+	}
+	if (errno != ENOENT)
+		err = -errno;
+out:
+	free(key);
+	free(next);
+	free(val);
+	return err;
+}
+
+static int dump_pin(const char *dir, const char *name)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	char path[4096];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = bpf_obj_get(path);
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		err = -errno;
+		goto out;
+	}
+	if (info.type == BPF_MAP_TYPE_ARRAY || info.type == BPF_MAP_TYPE_PERCPU_ARRAY)
+		err = dump_array(fd, name, &info);
+	else
+		err = dump_keys(fd, name, &info);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		fprintf(stderr, "pin_dump: failed to read %s: %s\n", path, strerror(-err));
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	int i, rc = 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: pin_dump DIR MAP...\n");
+		return 2;
+	}
+	for (i = 2; i < argc; i++)
+		if (dump_pin(argv[1], argv[i]))
+			rc = 1;
+	return rc;
+}
