@@ -49,6 +49,7 @@
 
 #include <jansson.h>
 
+#include "spritz_host.h"
 #include "swtables.h"
 #include "topo.h"
 
@@ -762,16 +763,10 @@ static void read_flows(const char *path, const char *plan)
 
 static void enter_ns(int i)
 {
-	char path[64];
-	int fd;
+	int err = spritz_netns_enter(ns_name[i]);
 
-	snprintf(path, sizeof(path), "/run/netns/%s", ns_name[i]);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die("failed to open %s: %s", path, strerror(errno));
-	if (setns(fd, CLONE_NEWNET))
-		die("failed to enter %s: %s", path, strerror(errno));
-	close(fd);
+	if (err)
+		die("failed to enter netns %s: %s", ns_name[i], strerror(-err));
 }
 
 static int poll_ms(long long until_ns)

@@ -66,6 +66,7 @@
 
 #include "spritz_switch.skel.h"
 #include "csum.h"
+#include "spritz_host.h"
 #include "swtables.h"
 #include "topo.h"
 
@@ -248,16 +249,13 @@ static int cmd_plan(int argc, char **argv)
 
 static int attach_ns(int s, const int *ifindexes, int n, int prog_fd)
 {
-	char path[64];
-	int fd, i, err;
+	char name[16];
+	int i, err;
 
-	snprintf(path, sizeof(path), "/run/netns/sw%d", s);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die("cannot open %s: %s (is the fabric up?)", path, strerror(errno));
-	if (setns(fd, CLONE_NEWNET))
-		die("setns %s: %s", path, strerror(errno));
-	close(fd);
+	snprintf(name, sizeof(name), "sw%d", s);
+	err = spritz_netns_enter(name);
+	if (err)
+		die("failed to enter netns %s: %s (is the fabric up?)", name, strerror(-err));
 	for (i = 0; i < n; i++) {
 		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindexes[i],
 			    .attach_point = BPF_TC_INGRESS);
@@ -647,19 +645,15 @@ static void tcpstat_file(const char *path, json_t *sum)
 static int cmd_tcpstat(int argc, char **argv)
 {
 	json_t *sum = json_object();
-	char path[128];
-	int i, fd;
+	int i;
 
 	if (argc < 2)
 		die("usage: labctl tcpstat NS...");
 	for (i = 1; i < argc; i++) {
-		snprintf(path, sizeof(path), "/run/netns/%s", argv[i]);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			die("failed to open %s: %s", path, strerror(errno));
-		if (setns(fd, CLONE_NEWNET))
-			die("failed to enter %s: %s", path, strerror(errno));
-		close(fd);
+		int err = spritz_netns_enter(argv[i]);
+
+		if (err)
+			die("failed to enter netns %s: %s", argv[i], strerror(-err));
 		/* /proc/net is the reading thread's namespace */
 		tcpstat_file("/proc/thread-self/net/snmp", sum);
 		tcpstat_file("/proc/thread-self/net/netstat", sum);

@@ -46,6 +46,22 @@ uint64_t spritz_netns_self(void)
 	return cookie ? cookie : spritz_netns_self_ino();
 }
 
+int spritz_netns_enter(const char *name)
+{
+	char path[PATH_MAX];
+	int fd, err = 0;
+
+	if (snprintf(path, sizeof(path), "/run/netns/%s", name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (setns(fd, CLONE_NEWNET))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 /* Enter @fd; if it is the namespace with cookie @cookie run @fn; come back. */
 static bool try_netns(int fd, int back, uint64_t cookie, int (*fn)(void *), void *arg, int *ret)
 {

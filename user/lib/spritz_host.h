@@ -81,6 +81,8 @@ int spritz_dp_lock(void);
  */
 uint64_t spritz_netns_self(void);
 uint64_t spritz_netns_self_ino(void);
+/* Move the calling thread into /run/netns/@name (ip netns's); 0 or -errno. */
+int spritz_netns_enter(const char *name);
 /* Run @fn in the namespace of @v: its return, or -ENOENT if it is gone. */
 int spritz_in_netns(const struct spritz_ctl_state *v, int (*fn)(void *), void *arg);
 /* Is the device of record @d still there (its namespace, its ifindex)? */
