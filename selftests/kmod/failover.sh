@@ -53,6 +53,35 @@ setup()
 	"$ctl" set small_flow_bytes 0
 }
 
+# Wait until a receiver listens on PORT in spzb (python starts slowly
+# under TCG: a sender must not race it), up to 30 s.
+listening() # PORT
+{
+	local i
+
+	for i in $(seq 300); do
+		ns spzb ss -Hltn "sport = :$1" | grep -q . && return 0
+		sleep 0.1
+	done
+	echo "nothing listens on port $1"
+	return 1
+}
+
+# Wait until spzb has an established connection on PORT and has received
+# data on it, up to 30 s.
+receiving() # PORT
+{
+	local i
+
+	for i in $(seq 300); do
+		ns spzb ss -Htni state established "sport = :$1" | grep -q 'bytes_received:[1-9]' &&
+			return 0
+		sleep 0.1
+	done
+	echo "no data arrives on port $1"
+	return 1
+}
+
 # "ev1:disables" of every path from switch 3 to switch 5, one per line.
 path_disables()
 {
@@ -107,7 +136,7 @@ transfer() # PORT
 
 	ns spzb $py $stream rx "$1" --rcvbuf 32768 --timeout 30 >$tmp/rx.$1 &
 	rx=$!
-	sleep 0.3
+	listening "$1" || return 1
 	ns spza $py $stream tx fd00:5::1 "$1" --size $size --timeout 30 >$tmp/tx.$1
 	wait $rx
 	read -r rxn _ rxe <$tmp/rx.$1
@@ -154,7 +183,7 @@ row() # ALGO DROP RTO_MIN
 # No path may be disabled and no TIMEOUT given.
 two_flows() # HOW
 {
-	local rc=0 rx1 tx1 before t0 dead live to
+	local rc=0 rx1 tx1 rxpid before t0 dead live to
 
 	settle || { echo "paths still disabled"; return 1; }
 	"$ctl" set algorithm spray || return 1
@@ -163,13 +192,15 @@ two_flows() # HOW
 	rm -f $tmp/stop
 	ns spzb $py $stream rx 5003 --rcvbuf 32768 --timeout 30 >$tmp/rx.5003 &
 	rx1=$!
-	sleep 0.3
+	listening 5003 || rc=1
 	ns spza $py $stream tx fd00:5::1 5003 --stop $tmp/stop --every 2 --timeout 30 \
 		>$tmp/tx.5003 &
 	tx1=$!
-	sleep 0.5
+	receiving 5003 || rc=1
 	if [ "$1" = stop ]; then
-		kill -STOP $rx1
+		# the receiver itself: $rx1 is the shell around nsenter
+		rxpid=$(pgrep -f "tcp_stream.py rx 5003") || { echo "no receiver"; rc=1; }
+		kill -STOP $rxpid
 	else
 		ns spzb tc filter add dev eth0 ingress pref 20 protocol ipv6 u32 \
 			match u8 6 0xff at 6 match u16 5003 0xffff at 42 action drop || rc=1
@@ -179,7 +210,7 @@ two_flows() # HOW
 	read -r dead live <<<"$(disabled_since "$before")"
 	to=$(($(stat fb_timeout) - t0))
 	if [ "$1" = stop ]; then
-		kill -CONT $rx1
+		kill -CONT $rxpid
 	else
 		ns spzb tc filter del dev eth0 ingress pref 20
 	fi
