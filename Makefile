@@ -154,10 +154,10 @@ $(SPRITZCTL_FAULT): $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $(CTL_OBJS) $(OUT)/selftests/spritz_fault.o $(LIBSPRITZ) \
 		$(USER_LDLIBS)
 
-$(TOOLS): $(OUT)/selftests/%: selftests/tools/%.c
+$(TOOLS): $(OUT)/selftests/%: selftests/tools/%.c $(LIBSPRITZ)
 	$(msg) CC $<
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(USER_LDLIBS)
+	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
 
 $(OUT)/bpf/vmlinux.h:
 	$(msg) GEN $@

@@ -438,31 +438,19 @@ static const char *const drop_names[SPRITZ_SW_DROP_MAX] = {
 	"not_ip", "malformed", "no_route", "hop_limit", "blackhole", "down", "no_port",
 };
 
-/*
- * All @n values of the array map @fd (per-CPU: @vsz bytes per CPU) into
- * @vals, by batches: a lab has 32768 ports, one lookup each costs seconds
- * in an emulated guest.
- */
+/* All @n values of the array map @fd (@vsz bytes each, all CPUs) into @vals. */
 static void map_read_all(int fd, const char *name, uint32_t n, size_t vsz, void *vals)
 {
-	uint32_t *keys = calloc(n, sizeof(*keys)), got = 0, next = 0, count;
-	char *v = vals;
-	int err;
+	uint32_t *keys = calloc(n, sizeof(*keys));
+	int got;
 
 	if (!keys)
 		die("out of memory");
-	while (got < n) {
-		count = n - got;
-		err = bpf_map_lookup_batch(fd, got ? &next : NULL, &next, keys + got, v + got * vsz,
-					   &count, NULL);
-		got += count;
-		if (err && errno == ENOENT)
-			break;
-		if (err)
-			die("failed to read %s: %s", name, strerror(errno));
-	}
-	if (got != n)
-		die("failed to read %s: %u of %u entries", name, got, n);
+	got = spritz_map_read_array(fd, n, vsz, keys, vals);
+	if (got < 0)
+		die("failed to read %s: %s", name, strerror(-got));
+	if ((uint32_t)got != n)
+		die("failed to read %s: %d of %u entries", name, got, n);
 	free(keys);
 }
 

@@ -23,6 +23,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "spritz_host.h"
+
 static void hex(const unsigned char *p, size_t n)
 {
 	size_t i;
@@ -70,26 +72,21 @@ static size_t value_bytes(const struct bpf_map_info *info)
 static int dump_array(int fd, const char *name, const struct bpf_map_info *info)
 {
 	size_t vb = value_bytes(info);
-	__u32 n = info->max_entries, got = 0, next = 0, count, i;
+	__u32 n = info->max_entries, i;
 	__u32 *keys = calloc(n, sizeof(*keys));
 	unsigned char *vals = calloc(n, vb);
-	int err;
+	int got, err;
 
-	if (!keys || !vals)
-		return -ENOMEM;
-	while (got < n) {
-		count = n - got;
-		err = bpf_map_lookup_batch(fd, got ? &next : NULL, &next, keys + got,
-					   vals + (size_t)got * vb, &count, NULL);
-		got += count;
-		if (err && errno == ENOENT)
-			break;
-		if (err) {
-			err = -errno;
-			goto out;
-		}
+	if (!keys || !vals) {
+		err = -ENOMEM;
+		goto out;
 	}
-	for (i = 0; i < got; i++) {
+	got = spritz_map_read_array(fd, n, vb, keys, vals);
+	if (got < 0) {
+		err = got;
+		goto out;
+	}
+	for (i = 0; i < (__u32)got; i++) {
 		if (zero(vals + (size_t)i * vb, vb))
 			continue;
 		printf("%s", name);

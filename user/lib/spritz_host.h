@@ -81,6 +81,13 @@ int spritz_dp_lock(void);
  */
 uint64_t spritz_netns_self(void);
 uint64_t spritz_netns_self_ino(void);
+/*
+ * All entries of the array map @fd, up to @n, into @keys and @vals (@vsz
+ * bytes per entry: value_size, or for a per-CPU array every CPU's value
+ * 8-byte aligned), in batches.  The number read, or -errno.
+ */
+int spritz_map_read_array(int fd, uint32_t n, size_t vsz, uint32_t *keys, void *vals);
+
 /* Move the calling thread into /run/netns/@name (ip netns's); 0 or -errno. */
 int spritz_netns_enter(const char *name);
 /* Run @fn in the namespace of @v: its return, or -ENOENT if it is gone. */
