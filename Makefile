@@ -112,6 +112,11 @@ SIM_LDLIBS := -lns3-traffic-control -lns3-point-to-point -lns3-internet -lns3-ne
 KVERS ?= $(shell scripts/kernels 2>/dev/null)
 KVER ?=
 
+# The targets that build before they run (check, demo, ...) build in
+# parallel on every CPU unless make was given its own -j.
+# (make 4.3 shows -j in MAKEFLAGS only to recipes.)
+BUILD = $(MAKE) $$(case " $$MAKEFLAGS" in *" -j"*) ;; *) echo -j$$(nproc) ;; esac)
+
 .PHONY: all user bpf kmod sim sim-maybe eval check check-all check-host check-guest soak bench demo deps install clean \
 	format tests fuzz asan fuzzers
 .DEFAULT_GOAL := all
@@ -308,12 +313,12 @@ kmod:
 	for k in $$kv; do $(MAKE) -f kmod/kmod.mk OUT=$(OUT) V=$(V) KVER=$$k; done
 
 check: deps
-	$(Q)$(MAKE) all tests
+	$(Q)$(BUILD) all tests
 	$(Q)selftests/run --kernels "$(KVERS)"
 
 # Every guest suite on every kernel (make check runs some on one kernel).
 check-all: deps
-	$(Q)$(MAKE) all tests
+	$(Q)$(BUILD) all tests
 	$(Q)selftests/run --all-kernels --kernels "$(KVERS)"
 
 check-host: user bpf tests
@@ -324,13 +329,13 @@ check-guest: all tests
 
 # The suites whose loops make check runs short, at full length.
 soak: deps
-	$(Q)$(MAKE) all tests
+	$(Q)$(BUILD) all tests
 	$(Q)SPRITZ_UPDOWN_CYCLES=50 SPRITZ_RELOAD_CYCLES=30 SPRITZ_CYCLES=50 \
 		selftests/run --guest-only --memdebug --timeout 3600 --kernels "$(KVERS)" \
 		spritzctl/updown kmod/reload_traffic kmod/cycles
 
 bench: deps
-	$(Q)$(MAKE) all tests
+	$(Q)$(BUILD) all tests
 	$(Q)scripts/bench --kernels "$(KVERS)"
 
 FUZZ_N ?= 1000000
@@ -349,7 +354,7 @@ fuzz: all tests
 	done
 
 demo: deps
-	$(Q)$(MAKE) all
+	$(Q)$(BUILD) all
 	$(Q)scripts/demo
 
 deps:

@@ -56,7 +56,7 @@ transfer()
 
 	ns spzb $py $stream rx 5003 --timeout 120 >/tmp/spritz-rx &
 	rx=$!
-	sleep 0.5
+	listening 5003 || { kill $rx; return 1; }
 	ns spza $py $stream tx fd00:5::1 5003 --size $((64 << 20)) --timeout 120 \
 		>/tmp/spritz-tx &
 	tx=$!

@@ -53,35 +53,6 @@ setup()
 	"$ctl" set small_flow_bytes 0
 }
 
-# Wait until a receiver listens on PORT in spzb (python starts slowly
-# under TCG: a sender must not race it), up to 30 s.
-listening() # PORT
-{
-	local i
-
-	for i in $(seq 300); do
-		ns spzb ss -Hltn "sport = :$1" | grep -q . && return 0
-		sleep 0.1
-	done
-	echo "nothing listens on port $1"
-	return 1
-}
-
-# Wait until spzb has an established connection on PORT and has received
-# data on it, up to 30 s.
-receiving() # PORT
-{
-	local i
-
-	for i in $(seq 300); do
-		ns spzb ss -Htni state established "sport = :$1" | grep -q 'bytes_received:[1-9]' &&
-			return 0
-		sleep 0.1
-	done
-	echo "no data arrives on port $1"
-	return 1
-}
-
 # "ev1:disables" of every path from switch 3 to switch 5, one per line.
 path_disables()
 {

@@ -54,10 +54,11 @@ cycle()
 	rm -f /tmp/spritz-stop
 	ns spzb $py $stream rx 5002 --timeout 120 >/tmp/spritz-rx &
 	rx=$!
-	sleep 0.5
+	listening 5002 || rc=1
 	ns spza $py $stream tx fd00:5::1 5002 --stop /tmp/spritz-stop --every 1 \
 		--timeout 120 >/tmp/spritz-tx &
 	tx=$!
+	receiving 5002 || rc=1
 	t1=$SECONDS
 	for i in $(seq 120); do
 		d=$(disables)

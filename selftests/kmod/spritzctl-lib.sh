@@ -130,6 +130,36 @@ nobody() # CMD...: run as uid/gid 65534
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
+# Wait until a receiver listens on PORT in spzb (python starts slowly
+# under TCG: a sender must not race it, and no sleep is long enough on
+# a loaded machine), up to 30 s.
+listening() # PORT
+{
+	local i
+
+	for i in $(seq 300); do
+		ns spzb ss -Hltn "sport = :$1" | grep -q . && return 0
+		sleep 0.1
+	done
+	echo "nothing listens on port $1"
+	return 1
+}
+
+# Wait until spzb has an established connection on PORT and has received
+# data on it, up to 30 s.
+receiving() # PORT
+{
+	local i
+
+	for i in $(seq 300); do
+		ns spzb ss -Htni state established "sport = :$1" | grep -q 'bytes_received:[1-9]' &&
+			return 0
+		sleep 0.1
+	done
+	echo "no data arrives on port $1"
+	return 1
+}
+
 # A sender and a receiver: namespaces spza (switch 3, fd00:3::1) and spzb
 # (switch 5, fd00:5::1) joined by a veth pair named eth0 in both, with
 # static neighbours; $hosts maps both /64s to their switches.

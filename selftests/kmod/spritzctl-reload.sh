@@ -84,10 +84,10 @@ reload_tcp()
 	rm -f /tmp/spritz-stop
 	ns spzb "${rx_cmd[@]}" >/tmp/spritz-rx &
 	rx=$!
-	sleep 1
+	listening 5001 || rc=1
 	ns spza "${tx_cmd[@]}" >/tmp/spritz-tx &
 	tx=$!
-	sleep 1
+	receiving 5001 || rc=1
 	for i in "${!variants[@]}"; do
 		kill -0 $tx 2>/dev/null || { echo "sender ended before reload $i"; rc=1; }
 		${variants[$i]} || { echo "reload $i failed: ${variants[$i]}"; rc=1; }

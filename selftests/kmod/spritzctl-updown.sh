@@ -173,6 +173,7 @@ per_packet()
 
 fctl=$SPRITZ_OUT/selftests/spritzctl-fault
 dev1=spzud1
+state_maps=$(map_names | grep -vx spritz_stats)
 
 # Everything up, down and reload may change, but the counters: the pins,
 # every map but spritz_stats (entries sorted: an LPM trie refilled may
@@ -181,22 +182,23 @@ dev1=spzud1
 # module, the attachments and TSO/GSO of both devices.
 whole_state()
 {
-	local m d
-
 	ls $pins 2>/dev/null
 	# one entry per line, sorted: a hash map's dump order is not its
 	# content (pin_dump: bpftool takes seconds for the 65 536 UDP ports)
-	$SPRITZ_OUT/selftests/pin_dump $pins $(map_names | grep -vx spritz_stats) | sort
-	grep -o '^spritz ' /proc/modules
+	# shellcheck disable=SC2086 # one argument per map
+	$SPRITZ_OUT/selftests/pin_dump $pins $state_maps | sort
+	[ ! -d /sys/module/spritz ] || echo "module spritz"
 	if [ -d /sys/kernel/spritz ]; then
 		grep -r . /sys/kernel/spritz/ 2>/dev/null | sort
 		# each table's switch and size, each path's dst, EV, class, base weight
 		"$ctl" show paths | awk '/^table of switch/ { print $4, $7; next }
 			$1 ~ /^[0-9]+$/ { print $1, $2, $3, $4 }'
 	fi
-	for d in $dev $dev1; do
-		echo "$d: $(spritz_attached $d) hooks, $(dev=$d offloads)"
-	done
+	# tc filters of every device, program ids left out (6.1; tcx links
+	# are the link_* pins listed above), and TSO/GSO of both devices
+	bpftool net show | sed 's/:\[[0-9]*\]//; s/ id [0-9]*$//'
+	{ ethtool -k $dev; ethtool -k $dev1; } 2>/dev/null |
+		grep -E '^(Features for|(tcp|generic)-segmentation-offload:)'
 	bpftool prog list | grep -c spritz_
 }
 

@@ -17,6 +17,12 @@ dir=/sys/kernel/spritz
 # "name def min max" for every SPRITZ_KNOBS entry
 knobs=$(spritz_knob_table)
 
+# get FILE VAR: VAR = the file's first line (a builtin: no process per read)
+get()
+{
+	IFS= read -r "$2" <"$1" || [ -n "${!2}" ]
+}
+
 # write FILE VALUE: 0 if the kernel accepted the write
 write()
 {
@@ -28,12 +34,12 @@ refused()
 {
 	local f=$1 v=$2 before after
 
-	before=$(cat "$f")
+	get "$f" before
 	if write "$f" "$v"; then
 		echo "write of '${v:0:40}' to $f accepted"
 		return 1
 	fi
-	after=$(cat "$f")
+	get "$f" after
 	[ "$before" = "$after" ] || { echo "$f changed: $before -> $after"; return 1; }
 }
 
@@ -43,7 +49,7 @@ accepted()
 	local f=$1 v=$2 want=${3:-$2} got
 
 	write "$f" "$v" || { echo "write of '$v' to $f refused"; return 1; }
-	got=$(cat "$f")
+	get "$f" got
 	[ "$got" = "$want" ] || { echo "$f reads '$got', want '$want'"; return 1; }
 }
 
@@ -51,7 +57,7 @@ check_default()
 {
 	local got
 
-	got=$(cat "$dir/$1")
+	get "$dir/$1" got
 	[ "$got" = "$2" ] || { echo "$1 = $got, default $2"; return 1; }
 }
 

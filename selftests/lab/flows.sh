@@ -85,13 +85,13 @@ test_run_schema()
 {
 	"$FABRIC" down
 	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation \
-		--schemes ecmp,minimal,ugal-l,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
+		--schemes ecmp,ugal-l,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
 		--out "$DIR/run" 2>&1 | tail -n 12 || return 1
 	jq -e --argjson size $SIZE '
 		(keys == ["fail_links", "runs", "scenario", "schemes", "timers", "topo"]) and .runs == 2 and
 		.timers.setting == "paper" and (.timers.rto_min_ms | type == "number") and
 		.topo == "dragonfly:p=1,a=2,h=1" and .scenario == "permutation" and .fail_links == 0 and
-		(.schemes | keys == ["ecmp", "minimal", "scout", "ugal-l"]) and
+		(.schemes | keys == ["ecmp", "scout", "ugal-l"]) and
 		all(.schemes[]; (keys == ["counters", "fct_us", "finished", "flows", "retransmits"]) and
 			(.counters | keys == ["runs", "spritz", "switch_drops", "tcp"]) and
 			(.counters.runs | length) == 2 and
@@ -142,7 +142,7 @@ test_run_schema()
 		"$DIR/run/flows-ecmp.json" >/dev/null || { echo "flows-ecmp.json: runs"; return 1; }
 	[ "$(jq '.schemes.ecmp.flows' "$DIR/run/results.json")" = \
 	  "$(jq '.flows | length' "$DIR/run/flows-ecmp.json")" ] || { echo "flow count"; return 1; }
-	grep -q '^Flows finished: ecmp [0-9]*/[0-9]*, minimal [0-9]*/[0-9]*, ugal-l [0-9]*/[0-9]*, scout' "$DIR/run/results.md" ||
+	grep -q '^Flows finished: ecmp [0-9]*/[0-9]*, ugal-l [0-9]*/[0-9]*, scout' "$DIR/run/results.md" ||
 		{ echo "results.md: no 'Flows finished' line"; return 1; }
 	# Scout (spritzctl up on every host): both runs' flows finished, the
 	# second after the tables were swapped in fresh (spritzctl reload)
@@ -150,7 +150,7 @@ test_run_schema()
 		{ echo "scout: $(jq -c '{runs, finished, flows_total}' "$DIR/run/flows-scout.json")"; return 1; }
 	grep -q '^Spritz knobs: \|Spritz knobs: explore_threshold=' "$DIR/run/results.md" ||
 		{ echo "results.md: no knobs"; return 1; }
-	flows_ok "$DIR/run/flows-minimal.json" || return 1
+	flows_ok "$DIR/run/flows-ugal-l.json" || return 1
 	[ -s "$DIR/run/results.md" ] && [ -s "$DIR/run/fct.png" ] || { echo "no results.md or fct.png"; return 1; }
 }
 
