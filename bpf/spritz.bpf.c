@@ -278,23 +278,19 @@ static __always_inline struct spritz_stats *spritz_stats_get(void)
 }
 
 /*
- * One feedback event (@kind for a send on SPRITZ_PICK(EV, lat_class) @ev_lat):
- * into the algorithm state (feedback.h counts it), and its action
- * performed (disable the path in spritz.ko).  A global function: verified
- * once, not per call site.
+ * One feedback event @e into the algorithm state (feedback.h counts it),
+ * and its action performed (disable the path in spritz.ko).  A global
+ * function: verified once, not per call site.
  */
 __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
-			     struct spritz_stats *st, __u32 kind, __u32 ev_lat)
+			     struct spritz_stats *st, const struct spritz_fb_event *e)
 {
-	__u16 ev = SPRITZ_PICK_EV(ev_lat);
-
-	if (!f || !cfg || !st)
+	if (!f || !cfg || !st || !e)
 		return 0;
-	if (!(spritz_fb_apply(&f->lb, cfg, st, kind, ev, SPRITZ_PICK_LAT_CLASS(ev_lat)) &
-	      SPRITZ_LB_ACT_DISABLE_PATH))
+	if (!(spritz_fb_apply(&f->lb, cfg, st, e) & SPRITZ_LB_ACT_DISABLE_PATH))
 		return 0;
 	if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
-	    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, ev) == 0)
+	    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, e->ev) == 0)
 		st->path_disables++;
 	else
 		st->path_disable_fail++;
@@ -311,7 +307,7 @@ static __always_inline void spritz_fb_deliver_all(struct spritz_flow *f,
 
 	for (i = 0; i < SPRITZ_FB_SLOTS; i++)
 		if (spritz_fb_take(&f->fb, i, &e))
-			spritz_fb_one(f, cfg, st, e.kind, SPRITZ_PICK(e.ev, e.lat_class));
+			spritz_fb_one(f, cfg, st, &e);
 }
 
 /*

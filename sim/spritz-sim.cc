@@ -425,14 +425,13 @@ Flow *flow_of(uint32_t host, uint16_t port, bool sender)
 }
 
 /* One feedback outcome into the algorithm, its action performed (bpf spritz_fb_one()). */
-void fb_one(Flow *f, uint32_t kind, uint16_t ev, uint8_t lat)
+void fb_one(Flow *f, const spritz_fb_event *e)
 {
 	Sim *S = g_sim;
 
-	if (!(spritz_fb_apply(&f->hf.lb, &S->lb, &S->st, kind, ev, lat) &
-	      SPRITZ_LB_ACT_DISABLE_PATH))
+	if (!(spritz_fb_apply(&f->hf.lb, &S->lb, &S->st, e) & SPRITZ_LB_ACT_DISABLE_PATH))
 		return;
-	if (S->tables->timeout(f->hf.src_switch, f->hf.dst_switch, ev, now_ns()) == 0)
+	if (S->tables->timeout(f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
 		S->st.path_disables++;
 	else
 		S->st.path_disable_fail++;
@@ -445,7 +444,7 @@ void fb_deliver(Flow *f)
 
 	for (uint32_t i = 0; i < SPRITZ_FB_SLOTS; i++)
 		if (spritz_fb_take(&f->hf.fb, i, &e))
-			fb_one(f, e.kind, e.ev, e.lat_class);
+			fb_one(f, &e);
 }
 
 /* The EV of one send (bpf spritz_decide()): EV | class << 16, or -1. */

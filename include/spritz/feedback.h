@@ -118,11 +118,13 @@ struct spritz_fb_ackinfo {
 	__u64 now, timeout_ns;		 /* set by spritz_fb_ack() */
 };
 
-/* One feedback event for the algorithm core. */
+/* One feedback event for the algorithm core: a recorded send's outcome. */
 struct spritz_fb_event {
 	__u16 ev;
 	__u8 lat_class;
-	__u8 kind; /* enum spritz_lb_fb */
+	__u8 kind;  /* enum spritz_lb_fb */
+	__u16 segs; /* the send's packets (gso_segs), at least 1 */
+	__u16 __pad;
 };
 
 /* a before b in sequence space (RFC 9293 modular comparison) */
@@ -233,6 +235,8 @@ static __always_inline int spritz_fb_take(struct spritz_fb_flow *fb, __u32 i,
 	ev->ev = e->ev;
 	ev->lat_class = e->lat_class;
 	ev->kind = (__u8)kind;
+	ev->segs = e->segs ? e->segs : 1;
+	ev->__pad = 0;
 	return 1;
 }
 
@@ -693,20 +697,22 @@ static __always_inline __u32 spritz_fb_pick_flags(const struct spritz_fb_flow *f
 }
 
 /*
- * Feed outcome @kind of a send on @ev (class @lat) into algorithm state
- * @lb and count it; returns the actions (SPRITZ_LB_ACT_*) for the caller.
+ * Feed outcome @e into algorithm state @lb, for each of the send's
+ * packets (spritz_lb_feedback_n()), and count it once; returns the
+ * actions (SPRITZ_LB_ACT_*) for the caller.
  */
 static __always_inline __u32 spritz_fb_apply(struct spritz_lb_flow *lb,
 					     const struct spritz_lb_cfg *cfg,
-					     struct spritz_stats *st, __u32 kind, __u16 ev,
-					     __u8 lat)
+					     struct spritz_stats *st,
+					     const struct spritz_fb_event *e)
 {
+	__u32 kind = e->kind;
 	__u8 len = lb->len;
 	__u32 act;
 
 	if (kind >= SPRITZ_FB_NR)
 		return 0;
-	act = spritz_lb_feedback(lb, cfg, kind, ev, lat);
+	act = spritz_lb_feedback_n(lb, cfg, kind, e->ev, e->lat_class, e->segs);
 	if (lb->len < len)
 		st->evictions += len - lb->len;
 	if (kind == SPRITZ_FB_ACK)

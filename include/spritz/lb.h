@@ -22,6 +22,7 @@
  *	packet out:  spritz_lb_send() -> USE_EV ev
  *	                              -> SAMPLE flags -> pick -> spritz_lb_sent()
  *	ACK/NACK/timeout in:  spritz_lb_feedback() -> actions
+ *	                      (spritz_lb_feedback_n(): for a GSO send's n packets)
  *
  * The functions are not atomic: the caller serialises calls on one flow
  * (e.g. a bpf_spin_lock next to the state in the map value, released around
@@ -155,6 +156,7 @@ SPRITZ_LB_ASSERT(sizeof(struct spritz_lb_cfg) == 24, "spritz_lb_cfg layout");
 SPRITZ_LB_ASSERT(sizeof(struct spritz_lb_entry) == 6, "spritz_lb_entry layout");
 SPRITZ_LB_ASSERT(sizeof(struct spritz_lb_flow) == 24 + 6 * SPRITZ_BUF_MAX, "spritz_lb_flow layout");
 SPRITZ_LB_ASSERT((SPRITZ_BUF_MAX) >= 1 && (SPRITZ_BUF_MAX) <= 255, "SPRITZ_BUF_MAX fits len");
+SPRITZ_LB_ASSERT(((SPRITZ_BUF_MAX) & ((SPRITZ_BUF_MAX) - 1)) == 0, "SPRITZ_BUF_MAX masks an index");
 
 /* ------------------------------------------------------------- verdicts */
 
@@ -345,6 +347,18 @@ static __always_inline void __spritz_lb_insert(struct spritz_lb_flow *f, __u32 p
 	f->len++;
 }
 
+/* __spritz_lb_insert() at the end (the caller checks f->len < cap). */
+static __always_inline void __spritz_lb_append(struct spritz_lb_flow *f, __u16 ev, __u8 lat_class)
+{
+	struct spritz_lb_entry *e = &f->buf[f->len & (SPRITZ_BUF_MAX - 1)];
+
+	e->ev = ev;
+	e->ecn_count = 0;
+	e->lat_class = lat_class;
+	e->__pad = 0;
+	f->len++;
+}
+
 static __always_inline __u32 __spritz_lb_sat_add(__u32 a, __u32 b)
 {
 	__u32 s = a + b;
@@ -480,10 +494,11 @@ static __always_inline void __spritz_lb_ecn_update(struct spritz_lb_flow *f,
 	f->ecn_rate = r;
 }
 
-/* Algorithm 2. */
+/* Algorithm 2, for @n packets' feedback of @kind on @ev. */
 static __always_inline __u32 __spritz_lb_feedback_scout(struct spritz_lb_flow *f,
 							const struct spritz_lb_cfg *c,
-							__u32 kind, __u16 ev, __u8 lat_class)
+							__u32 kind, __u16 ev, __u8 lat_class,
+							__u32 n)
 {
 	__u32 pos = __spritz_lb_find(f, ev), i, at;
 
@@ -499,16 +514,17 @@ static __always_inline __u32 __spritz_lb_feedback_scout(struct spritz_lb_flow *f
 		}
 		return 0;
 	case SPRITZ_FB_ACK_ECN:
-		/* lines 5-10: count the mark, evict on the (threshold+1)-th */
+		/* lines 5-10 for each of @n marks: count it, evict on the
+		 * (threshold+1)-th */
 		for (i = 0; i < SPRITZ_BUF_MAX; i++) {
 			if (i != pos)
 				continue;
-			if (f->buf[i].ecn_count >= c->ecn_threshold) {
+			if (f->buf[i].ecn_count + n > c->ecn_threshold) {
 				__spritz_lb_remove(f, pos);
 				break;
 			}
-			if (f->buf[i].ecn_count < 0xffff)
-				f->buf[i].ecn_count++;
+			f->buf[i].ecn_count = (__u16)(f->buf[i].ecn_count + n < 0xffff ?
+						      f->buf[i].ecn_count + n : 0xffff);
 		}
 		return 0;
 	case SPRITZ_FB_NACK:
@@ -521,16 +537,23 @@ static __always_inline __u32 __spritz_lb_feedback_scout(struct spritz_lb_flow *f
 	}
 }
 
-/* Algorithm 3. */
+/* Algorithm 3, for @n packets' feedback of @kind on @ev. */
 static __always_inline __u32 __spritz_lb_feedback_spray(struct spritz_lb_flow *f,
 							const struct spritz_lb_cfg *c,
-							__u32 kind, __u16 ev, __u8 lat_class)
+							__u32 kind, __u16 ev, __u8 lat_class,
+							__u32 n)
 {
+	__u32 i, cap = __spritz_lb_cap(c);
+
 	switch (kind) {
 	case SPRITZ_FB_ACK:
-		/* lines 2-4: push at the end, duplicates allowed */
-		if (f->len < __spritz_lb_cap(c))
-			__spritz_lb_insert(f, f->len, ev, lat_class);
+		/* lines 2-4 for each packet: push at the end, duplicates
+		 * allowed (appends need no shifting) */
+		for (i = 0; i < SPRITZ_BUF_MAX; i++) {
+			if (i >= n || f->len >= cap)
+				break;
+			__spritz_lb_append(f, ev, lat_class);
+		}
 		return 0;
 	case SPRITZ_FB_TIMEOUT:
 		/* lines 5-6: disable only; buffered copies stay (each is used
@@ -542,29 +565,35 @@ static __always_inline __u32 __spritz_lb_feedback_spray(struct spritz_lb_flow *f
 }
 
 /*
- * Feedback of @kind for a packet sent on @ev (with latency class
- * @lat_class, as returned by the verdict or the sample).  Updates the state
- * and returns SPRITZ_LB_ACT_* for the caller.  An unknown @kind changes
- * nothing.
+ * Feedback of @kind for @n packets sent together on @ev (with latency
+ * class @lat_class, as returned by the verdict or the sample): one GSO
+ * super-packet, answered as a whole.  The same as @n calls of
+ * spritz_lb_feedback() for Scout's ECN counter and Spray's buffer; the
+ * ECN estimate takes one sample.  Updates the state and returns
+ * SPRITZ_LB_ACT_* for the caller.  An unknown @kind changes nothing.
  */
-static __always_inline __u32 spritz_lb_feedback(struct spritz_lb_flow *f,
-						const struct spritz_lb_cfg *c, __u32 kind,
-						__u16 ev, __u8 lat_class)
+static __always_inline __u32 spritz_lb_feedback_n(struct spritz_lb_flow *f,
+						  const struct spritz_lb_cfg *c, __u32 kind,
+						  __u16 ev, __u8 lat_class, __u32 n)
 {
 	__u32 act = 0, pct = c->min_bias_ecn_pct;
 
 	if (kind >= SPRITZ_FB_NR)
 		return 0;
+	if (n == 0)
+		n = 1;
+	if (n > 0xffff)
+		n = 0xffff;
 	__spritz_lb_sync(f, c);
 	if (kind != SPRITZ_FB_TIMEOUT)
 		__spritz_lb_ecn_update(f, c, kind != SPRITZ_FB_ACK);
 
 	switch (f->algo) {
 	case SPRITZ_ALGO_SCOUT:
-		act = __spritz_lb_feedback_scout(f, c, kind, ev, lat_class);
+		act = __spritz_lb_feedback_scout(f, c, kind, ev, lat_class, n);
 		break;
 	case SPRITZ_ALGO_SPRAY:
-		act = __spritz_lb_feedback_spray(f, c, kind, ev, lat_class);
+		act = __spritz_lb_feedback_spray(f, c, kind, ev, lat_class, n);
 		break;
 	case SPRITZ_ALGO_FLICR:
 		/* congestion or loss on the current path: re-pick next packet */
@@ -581,6 +610,18 @@ static __always_inline __u32 spritz_lb_feedback(struct spritz_lb_flow *f,
 	else
 		f->flags &= ~SPRITZ_LB_F_MIN_BIAS;
 	return act;
+}
+
+/*
+ * Feedback of @kind for a packet sent on @ev (with latency class
+ * @lat_class, as returned by the verdict or the sample): Algorithms 2
+ * and 3 as the paper writes them.
+ */
+static __always_inline __u32 spritz_lb_feedback(struct spritz_lb_flow *f,
+						const struct spritz_lb_cfg *c, __u32 kind,
+						__u16 ev, __u8 lat_class)
+{
+	return spritz_lb_feedback_n(f, c, kind, ev, lat_class, 1);
 }
 
 #endif /* _SPRITZ_LB_H */

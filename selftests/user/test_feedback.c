@@ -40,6 +40,7 @@ struct step {
 	__u32 seq;	/* TX: first sequence number */
 	__u32 len;	/* TX: payload bytes */
 	__u16 ev;	/* TX: the EV the send took */
+	__u16 segs;	/* TX: gso_segs (0 = 1) */
 	__u32 ack;	/* RX: cumulative ACK */
 	__u32 nsack;	/* RX: SACK blocks */
 	__u32 sack[2 * SPRITZ_SACK_MAX];
@@ -60,6 +61,10 @@ struct step {
 #define TXF(t_, fl_, seq_, len_, ev_, evs_, ctr_, st_) \
 	{ .op = OP_TX, .t = (t_), .flags = (fl_), .seq = (seq_), .len = (len_), .ev = (ev_), \
 	  .events = (evs_), .counters = (ctr_), .state = (st_) }
+/* a GSO data send of segs_ packets */
+#define TXG(t_, seq_, len_, segs_, ev_, evs_, ctr_, st_) \
+	{ .op = OP_TX, .t = (t_), .flags = F_D, .seq = (seq_), .len = (len_), .segs = (segs_), \
+	  .ev = (ev_), .events = (evs_), .counters = (ctr_), .state = (st_) }
 #define RX(t_, fl_, ack_, evs_, ctr_, st_) \
 	{ .op = OP_RX, .t = (t_), .flags = (fl_), .ack = (ack_), .events = (evs_), \
 	  .counters = (ctr_), .state = (st_) }
@@ -135,6 +140,8 @@ static void event_str(const struct spritz_fb_event *e, char *buf, size_t sz, siz
 	if (*off < sz)
 		*off += snprintf(buf + *off, sz - *off, "%s%s:%04x", *off ? " " : "",
 				 e->kind < SPRITZ_FB_NR ? kind_names[e->kind] : "?", e->ev);
+	if (e->segs > 1 && *off < sz) /* a GSO send's: "ECN:0005x4" */
+		*off += snprintf(buf + *off, sz - *off, "x%u", e->segs);
 }
 
 static int pending(const struct spritz_fb_flow *fb)
@@ -177,7 +184,8 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			if (kind == SPRITZ_SEG_DATA) {
 				if (spritz_fb_presend(&fb, s->seq, end))
 					nout = spritz_fb_retrans(&fb, &st, s->seq, end);
-				spritz_fb_record(&fb, &st, s->t, s->seq, end, s->ev, 0, 1);
+				spritz_fb_record(&fb, &st, s->t, s->seq, end, s->ev, 0,
+						 s->segs ? s->segs : 1);
 			} else {
 				spritz_fb_ctl_sent(&fb, s->flags, s->seq, end);
 			}
@@ -197,7 +205,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			if (spritz_fb_take(&fb, k, &ev)) {
 				taken++;
 				event_str(&ev, got, sizeof(got), &off);
-				if (spritz_fb_apply(&lb, &cfg, &st, ev.kind, ev.ev, ev.lat_class) & SPRITZ_LB_ACT_DISABLE_PATH &&
+				if (spritz_fb_apply(&lb, &cfg, &st, &ev) & SPRITZ_LB_ACT_DISABLE_PATH &&
 				    disables)
 					(*disables)++;
 			}
@@ -247,6 +255,34 @@ static void test_ack(void)
 	};
 
 	RUN("ack", t, NULL);
+}
+
+/*
+ * A GSO send's outcome carries its packets: Scout (threshold 8) counts a
+ * marked 4-segment send as four marks and evicts on a marked 9-segment
+ * one, as it would on nine marked packets.  fb_* count sends.
+ */
+static void test_gso(void)
+{
+	static const struct step t[] = {
+		TXG(0, 1000, 400, 4, E1, "", "", "una=1000 nxt=1400 pend=1"),
+		RX(1 * MS, F_A, 1400, "ACK:0101x4", "fb_ack=1", "una=1400 nxt=1400 pend=0"),
+		TXG(1 * MS, 1400, 400, 4, E1, "", "", "una=1400 nxt=1800 pend=1"),
+		RX(2 * MS, F_E, 1800, "ECN:0101x4", "fb_ecn=1", "una=1800 nxt=1800 pend=0"),
+		TXG(2 * MS, 1800, 400, 4, E1, "", "", "una=1800 nxt=2200 pend=1"),
+		/* 4 + 4 = 8: at the threshold, kept */
+		RX(3 * MS, F_E, 2200, "ECN:0101x4", "fb_ecn=1", "una=2200 nxt=2200 pend=0"),
+		TX(3 * MS, 2200, 100, E2, "", "", "una=2200 nxt=2300 pend=1"),
+		RX(4 * MS, F_A, 2300, "ACK:0202", "fb_ack=1", "una=2300 nxt=2300 pend=0"),
+		/* the ninth mark evicts E1 */
+		TX(4 * MS, 2300, 100, E1, "", "", "una=2300 nxt=2400 pend=1"),
+		RX(5 * MS, F_E, 2400, "ECN:0101", "fb_ecn=1 evictions=1", "una=2400 nxt=2400 pend=0"),
+		/* nine marks at once evict E2 */
+		TXG(5 * MS, 2400, 900, 9, E2, "", "", "una=2400 nxt=3300 pend=1"),
+		RX(6 * MS, F_E, 3300, "ECN:0202x9", "fb_ecn=1 evictions=1", "una=3300 nxt=3300 pend=0"),
+	};
+
+	RUN("gso", t, NULL);
 }
 
 /* SACK blocks credit exactly the sends inside them. */
@@ -1009,6 +1045,7 @@ static void test_garbage(void)
 
 static const struct test_case tests[] = {
 	{ "ack", test_ack },
+	{ "gso", test_gso },
 	{ "sack", test_sack },
 	{ "retrans", test_retrans },
 	{ "ack_timeout", test_ack_timeout },

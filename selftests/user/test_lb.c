@@ -19,7 +19,7 @@
 
 enum op {
 	OP_SEND = 1, /* spritz_lb_send(), then spritz_lb_sent() on SAMPLE */
-	OP_FB,	     /* spritz_lb_feedback() */
+	OP_FB,	     /* spritz_lb_feedback(), or _n() for segs > 1 */
 	OP_PC,	     /* check packet_count */
 	OP_MINB,     /* check the SPRITZ_LB_F_MIN_BIAS flow flag */
 	OP_RATE,     /* check the raw ECN-rate estimate */
@@ -28,7 +28,7 @@ enum op {
 struct step {
 	int op;
 	__u64 t;      /* SEND: now (ns) */
-	__u32 segs;   /* SEND: segments (0 = 1) */
+	__u32 segs;   /* SEND, FB: segments (0 = 1) */
 	__u32 fb;     /* FB: enum spritz_lb_fb */
 	__u16 ev;     /* SEND USE: expected EV; SEND SAMPLE: EV drawn; FB: EV */
 	__u8 lat;     /* lat class of that EV */
@@ -57,6 +57,14 @@ struct step {
 #define NACK(ev_, lat_, buf_) { .op = OP_FB, .fb = SPRITZ_FB_NACK, .ev = (ev_), .lat = (lat_), .buf = (buf_) }
 #define TMO(ev_, lat_, act_, buf_) \
 	{ .op = OP_FB, .fb = SPRITZ_FB_TIMEOUT, .ev = (ev_), .lat = (lat_), .act = (act_), .buf = (buf_) }
+/* feedback for a GSO send of segs_ packets */
+#define GACK(segs_, ev_, lat_, buf_) \
+	{ .op = OP_FB, .segs = (segs_), .fb = SPRITZ_FB_ACK, .ev = (ev_), .lat = (lat_), .buf = (buf_) }
+#define GECN(segs_, ev_, lat_, buf_) \
+	{ .op = OP_FB, .segs = (segs_), .fb = SPRITZ_FB_ACK_ECN, .ev = (ev_), .lat = (lat_), .buf = (buf_) }
+#define GTMO(segs_, ev_, lat_, act_, buf_) \
+	{ .op = OP_FB, .segs = (segs_), .fb = SPRITZ_FB_TIMEOUT, .ev = (ev_), .lat = (lat_), \
+	  .act = (act_), .buf = (buf_) }
 #define PC(n) { .op = OP_PC, .val = (n) }
 #define MINB(b) { .op = OP_MINB, .val = (b) }
 #define RATE(r) { .op = OP_RATE, .val = (r) }
@@ -141,7 +149,8 @@ static void run_trace(const char *name, const struct spritz_lb_cfg *cfg, struct 
 			}
 			break;
 		case OP_FB:
-			r = spritz_lb_feedback(f, cfg, s->fb, s->ev, s->lat);
+			r = s->segs > 1 ? spritz_lb_feedback_n(f, cfg, s->fb, s->ev, s->lat, s->segs) :
+					  spritz_lb_feedback(f, cfg, s->fb, s->ev, s->lat);
 			ASSERT_EQ(r, s->act, what);
 			break;
 		case OP_PC:
@@ -732,6 +741,44 @@ static void test_gso_segs(void)
 	RUN("gso_spray", c, spray);
 }
 
+/*
+ * Feedback for a super-packet of n segments is n packets' feedback:
+ * Scout counts n marks (threshold 8: a 9-segment marked send evicts at
+ * once, as nine marked packets would), Spray pushes n copies up to
+ * buffer_size; an ACK, NACK or timeout is the same for any n.
+ */
+static void test_gso_feedback(void)
+{
+	struct spritz_lb_cfg c = cfg_of(SPRITZ_ALGO_SCOUT);
+	static const struct step scout[] = {
+		ACK(10, 0, "10:0"), GACK(44, 20, 1, "10:0 20:1"),
+		GECN(3, 10, 0, "10:0/3 20:1"),
+		GECN(5, 10, 0, "10:0/8 20:1"),   /* 8 = threshold: still there */
+		GECN(1, 10, 0, "20:1"),          /* the ninth mark */
+		GECN(9, 20, 1, ""),              /* nine at once */
+		ACK(10, 0, "10:0"), GECN(8, 10, 0, "10:0/8"),
+		GECN(0, 10, 0, ""),              /* 0 counts as 1 */
+		ACK(10, 0, "10:0"), GECN(0xffffffff, 10, 0, ""), /* clamped, evicts */
+		ACK(10, 0, "10:0"), GTMO(44, 10, 0, DIS, ""),
+	};
+	static const struct step spray[] = {
+		GACK(3, 1, 0, "1:0 1:0 1:0"),
+		GACK(44, 2, 1, "1:0 1:0 1:0 2:1 2:1 2:1 2:1 2:1"), /* up to 8 */
+		GACK(2, 3, 0, "1:0 1:0 1:0 2:1 2:1 2:1 2:1 2:1"),  /* full */
+		GECN(44, 3, 0, "1:0 1:0 1:0 2:1 2:1 2:1 2:1 2:1"), /* ignored */
+		GTMO(44, 2, 1, DIS, "1:0 1:0 1:0 2:1 2:1 2:1 2:1 2:1"),
+	};
+	static const struct step spray4[] = {
+		GACK(0, 1, 0, "1:0"), GACK(6, 2, 0, "1:0 2:0 2:0 2:0"), /* buffer_size 4 */
+	};
+
+	RUN("gso_fb_scout", c, scout);
+	c.algo = SPRITZ_ALGO_SPRAY;
+	RUN("gso_fb_spray", c, spray);
+	c.buffer_size = 4;
+	RUN("gso_fb_spray4", c, spray4);
+}
+
 /* ------------------------------------------------------------ knob changes */
 
 static void test_cfg_changes(void)
@@ -913,18 +960,12 @@ static void m_sent(struct model *m, unsigned int ev, unsigned int lat)
 	}
 }
 
-static unsigned int m_feedback(struct model *m, const struct spritz_lb_cfg *c, unsigned int kind,
-			       unsigned int ev, unsigned int lat)
+/* The paper's per-packet step for one packet's feedback (Alg. 2, 3). */
+static unsigned int m_feedback_one(struct model *m, const struct spritz_lb_cfg *c,
+				   unsigned int kind, unsigned int ev, unsigned int lat)
 {
-	unsigned int act = 0, shift = c->ecn_ewma_shift > 16 ? 16 : c->ecn_ewma_shift;
-	int i;
-
-	m_prepare(m, c);
-	i = m_find(m, ev);
-	if (kind == SPRITZ_FB_ACK)
-		m->rate -= m->rate >> shift;
-	else if (kind != SPRITZ_FB_TIMEOUT)
-		m->rate += (SPRITZ_LB_ECN_ONE - m->rate) >> shift;
+	unsigned int act = 0;
+	int i = m_find(m, ev);
 
 	if (m->algo == SPRITZ_ALGO_SCOUT) {
 		if (kind == SPRITZ_FB_ACK && m->len < m_cap(c) && i < 0) {
@@ -961,6 +1002,23 @@ static unsigned int m_feedback(struct model *m, const struct spritz_lb_cfg *c, u
 		if (kind != SPRITZ_FB_ACK && m->have_cur && ev == m->cur_ev)
 			m->repick = true;
 	}
+	return act;
+}
+
+/* Feedback for @n packets sent together: the per-packet step n times,
+ * one sample of the ECN estimate. */
+static unsigned int m_feedback(struct model *m, const struct spritz_lb_cfg *c, unsigned int kind,
+			       unsigned int ev, unsigned int lat, unsigned int n)
+{
+	unsigned int act = 0, shift = c->ecn_ewma_shift > 16 ? 16 : c->ecn_ewma_shift;
+
+	m_prepare(m, c);
+	if (kind == SPRITZ_FB_ACK)
+		m->rate -= m->rate >> shift;
+	else if (kind != SPRITZ_FB_TIMEOUT)
+		m->rate += (SPRITZ_LB_ECN_ONE - m->rate) >> shift;
+	for (; n > 0; n--)
+		act |= m_feedback_one(m, c, kind, ev, lat);
 	m->min_bias = c->min_bias_ecn_pct < 100 &&
 		      (double)m->rate / SPRITZ_LB_ECN_ONE * 100.0 > c->min_bias_ecn_pct;
 	return act;
@@ -1039,7 +1097,7 @@ static void property(__u8 algo)
 
 	for (step = 0; step < PROP_STEPS; step++) {
 		struct spritz_lb_verdict v, mv;
-		unsigned int op = rndn(10), ev, lat, a, ma;
+		unsigned int op = rndn(10), ev, lat, a, ma, n;
 
 		snprintf(what, sizeof(what), "algo %u step %ld", algo, step);
 		if (step % 1700 == 850) { /* knobs change under a live flow */
@@ -1090,8 +1148,11 @@ static void property(__u8 algo)
 			/* mostly feedback for EVs actually sent, sometimes any */
 			ev = nsent && rndn(4) ? sent[rndn(nsent < 16 ? nsent : 16)] : rndn(PROP_EVS);
 			lat = ev % 4;
-			a = spritz_lb_feedback(&f, &c, kind, ev, lat);
-			ma = m_feedback(&m, &c, kind, ev, lat);
+			/* a GSO send's feedback now and then */
+			n = rndn(4) ? 1 : 1 + rndn(12);
+			a = n > 1 ? spritz_lb_feedback_n(&f, &c, kind, ev, lat, n) :
+				    spritz_lb_feedback(&f, &c, kind, ev, lat);
+			ma = m_feedback(&m, &c, kind, ev, lat, n);
 			ASSERT_EQ(a, ma, what);
 			counts[3 + kind]++;
 		}
@@ -1159,6 +1220,7 @@ static const struct test_case cases[] = {
 	{ "ecmp_pick_failed", test_ecmp_pick_failed },
 	{ "flicr", test_flicr },
 	{ "gso_segs", test_gso_segs },
+	{ "gso_feedback", test_gso_feedback },
 	{ "cfg_changes", test_cfg_changes },
 	{ "property_scout", test_property_scout },
 	{ "property_spray", test_property_spray },

@@ -20,16 +20,22 @@ static int eg, in;
 #define DPORT 5201
 
 /* Send [seq, seq + len) of the flow to @dst on egress; the EV it got. */
-static uint16_t tx(const char *dst, uint32_t seq, int len)
+/* A GSO send of @segs segments (0: a plain packet); returns its EV. */
+static uint16_t tx_gso(const char *dst, uint32_t seq, int len, uint32_t segs)
 {
 	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = 0x18 };
 	struct pkt p, o;
 	uint32_t ret;
 
 	pkt_build(&p, &s);
-	if (!ASSERT_OK(dp_run(eg, &p, &o, &ret, 0), "egress run"))
+	if (!ASSERT_OK(dp_run(eg, &p, &o, &ret, segs), "egress run"))
 		return 0;
 	return get32(o.b + 14) & 0xffff;
+}
+
+static uint16_t tx(const char *dst, uint32_t seq, int len)
+{
+	return tx_gso(dst, seq, len, 0);
 }
 
 /* rx() option layouts */
@@ -207,6 +213,46 @@ static void test_scout_ecn(void)
 	stats_delta(&s0, &d);
 	ASSERT_EQ(d.fb_ecn, 4, "fb_ecn");
 	ASSERT_EQ(d.evictions, 1, "one eviction");
+	ASSERT_OK(knob_set("ecn_threshold", SPRITZ_DEF_ECN_THRESHOLD), "restore");
+}
+
+/*
+ * Scout ECN for GSO sends: a marked send of n segments is n marks
+ * (threshold 3: a 3-segment one is kept at 3, the next mark evicts; a
+ * 4-segment one evicts at once).  fb_ecn counts sends.
+ */
+static void test_scout_ecn_gso(void)
+{
+	static const struct {
+		uint32_t segs;
+		int ece;
+		const char *buf; /* "" or "/N": the EV's count */
+	} rows[] = {
+		{ 0, 0, "/0" }, { 3, 1, "/3" }, { 0, 1, "" },
+		{ 0, 0, "/0" }, { 4, 1, "" },
+	};
+	struct spritz_stats s0, d;
+	char want[64];
+	uint32_t seq = 1000;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	ASSERT_OK(knob_set("ecn_threshold", 3), "ecn_threshold 3");
+	dp_stats(skel, &s0);
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		tx_gso(DST1_6, seq, 300, rows[i].segs);
+		seq += 300;
+		rx(DST1_6, seq, rows[i].ece, NULL, 0);
+		want[0] = 0;
+		if (rows[i].buf[0])
+			snprintf(want, sizeof(want), "%04x:0%s", EV_D1, rows[i].buf);
+		ASSERT_STREQ(buf_str(DST1_6), want, "GSO ECE");
+	}
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ecn, 3, "fb_ecn: one per send");
+	ASSERT_EQ(d.evictions, 2, "evictions");
 	ASSERT_OK(knob_set("ecn_threshold", SPRITZ_DEF_ECN_THRESHOLD), "restore");
 }
 
@@ -1085,6 +1131,7 @@ static const struct test_case tests[] = {
 	{ "load", test_load },
 	{ "scout_ack", test_scout_ack },
 	{ "scout_ecn", test_scout_ecn },
+	{ "scout_ecn_gso", test_scout_ecn_gso },
 	{ "cumulative_spray", test_cumulative },
 	{ "sack", test_sack },
 	{ "ack_bounds", test_ack_bounds },
