@@ -1104,7 +1104,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
 		   "\"pick_fail\": %llu, \"ring_overrun\": %llu, \"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
-		   "\"fb_isolated\": %llu},\n",
+		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
 		wall, cpu, Simulator::Now().GetNanoSeconds() / 1e3,
 		(unsigned long long)S->sw_packets, (unsigned long long)S->steered,
@@ -1120,7 +1120,8 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,
 		(unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
 		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
-		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated);
+		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
+		(unsigned long long)S->st.fb_congested);
 	fprintf(o, " \"flows\": [\n");
 	for (size_t i = 0; i < S->flows.size(); i++) {
 		Flow &f = S->flows[i];

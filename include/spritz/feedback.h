@@ -187,15 +187,23 @@ static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 /*
  * Delivered send @e is evidence for the suspect if it was sent after it:
  * on the same EV its path is alive; on another, within @timeout_ns of it,
- * the peer answered and the switch was reachable.
+ * the peer answered and the switch was reachable.  Sent on the same EV
+ * less than @timeout_ns before it and ECN-marked, it shows the path's
+ * queue full: its losses may be that queue's drops.
  */
 static __always_inline void __spritz_fb_evidence(struct spritz_fb_flow *fb,
 						 const struct spritz_inflight *e, __u64 timeout_ns)
 {
 	struct spritz_inflight *s = &fb->suspect;
 
-	if (s->state != SPRITZ_IF_LOST || e->sent_ns <= s->sent_ns)
+	if (s->state != SPRITZ_IF_LOST)
 		return;
+	if (e->sent_ns <= s->sent_ns) {
+		if (e->ev == s->ev && (e->flags & SPRITZ_IF_F_ECN) &&
+		    s->sent_ns - e->sent_ns < timeout_ns)
+			s->flags |= SPRITZ_IF_F_MARKED;
+		return;
+	}
 	if (e->ev == s->ev)
 		s->flags |= SPRITZ_IF_F_ALIVE;
 	else if (e->sent_ns - s->sent_ns < timeout_ns)
@@ -492,7 +500,10 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
  *    TCP's repair of it sent on another EV within @timeout_ns, was
  *    delivered (the peer answered, its switch was reachable): if another
  *    send of the flow on the suspect's EV was lost too, the path alone
- *    is silent: TIMEOUT (the path is disabled); if not (one loss: a
+ *    is silent: TIMEOUT (the path is disabled), unless a send on that EV
+ *    came back ECN-marked less than @timeout_ns before the suspect was
+ *    sent (a full queue drops in bursts; a dead path marks nothing):
+ *    then the suspect is dropped (fb_congested); if not (one loss: a
  *    queue's or a receiver's drop as likely as a dead path), the suspect
  *    waits for a second loss or a
  *    delivery on its path (the flow's samples are uniform meanwhile,
@@ -547,6 +558,12 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 			return 0;
 		}
 		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+		if (s->flags & SPRITZ_IF_F_MARKED) {
+			/* a full queue drops bursts: congestion, not a dead path */
+			st->fb_congested++;
+			s->state = SPRITZ_IF_FREE;
+			return 0;
+		}
 		return __spritz_fb_emit(s, SPRITZ_FB_TIMEOUT);
 	}
 	if (!(s->flags & SPRITZ_IF_F_WAITED)) {
@@ -582,6 +599,8 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 		return 0;
 	if (!spritz_seq_before(a->ack, e->end_seq) ||
 	    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
+		if (a->ece)
+			e->flags |= SPRITZ_IF_F_ECN;
 		__spritz_fb_evidence(fb, e, timeout_ns);
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}

@@ -121,6 +121,8 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_AGAIN (1U << 4)  /* another send on its EV was lost too */
 #define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
 #define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
+#define SPRITZ_IF_F_ECN (1U << 7)    /* delivered with ECE */
+#define SPRITZ_IF_F_MARKED (1U << 8) /* its EV came back ECN-marked within a timeout before it */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -230,6 +232,7 @@ struct spritz_stats {
 	__u64 fb_path_alive;	/* suspects whose path delivered a later send: no TIMEOUT */
 	__u64 fb_no_reach;	/* suspects past the timeout without evidence the peer answered */
 	__u64 fb_isolated;	/* suspects whose path lost no other send: no TIMEOUT */
+	__u64 fb_congested;	/* suspects whose path came back ECN-marked: no TIMEOUT */
 	__u64 evictions;	/* buffer entries removed by feedback */
 	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
 	__u64 path_disable_fail;

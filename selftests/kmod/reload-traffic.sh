@@ -52,7 +52,7 @@ cycle()
 	"$ctl" set disable_ms 60000 || rc=1
 	blackhole on || rc=1
 	rm -f /tmp/spritz-stop
-	ns spzb $py $stream rx 5002 --timeout 120 >/tmp/spritz-rx &
+	ns spzb $py $stream rx 5002 --timeout 120 $(rx_ready 5002) >/tmp/spritz-rx &
 	rx=$!
 	listening 5002 || rc=1
 	ns spza $py $stream tx fd00:5::1 5002 --stop /tmp/spritz-stop --every 1 \

@@ -130,31 +130,51 @@ nobody() # CMD...: run as uid/gid 65534
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
-# Wait until a receiver listens on PORT in spzb (python starts slowly
-# under TCG: a sender must not race it, and no sleep is long enough on
-# a loaded machine), up to 30 s.
+# The options that make a tcp_stream.py receiver on PORT report its
+# progress (--ready) for listening and receiving below, its old report
+# removed.
+rx_ready() # PORT
+{
+	rm -f "/tmp/spritz-ready.$1"
+	echo "--ready /tmp/spritz-ready.$1"
+}
+
+# Has the receiver on PORT (started with $(rx_ready PORT)) reported STATE?
+# Builtins only: under TCG every process spawned competes with the
+# python processes being waited for.
+rx_reported() # PORT STATE
+{
+	local l
+
+	while IFS= read -r l; do
+		[ "$l" = "$2" ] && return 0
+	done 2>/dev/null <"/tmp/spritz-ready.$1"
+	return 1
+}
+
+# Wait until the receiver on PORT listens (python starts slowly under
+# TCG: a sender must not race it, and no sleep is long enough on a
+# loaded machine), up to 30 s.
 listening() # PORT
 {
 	local i
 
-	for i in $(seq 300); do
-		ns spzb ss -Hltn "sport = :$1" | grep -q . && return 0
-		sleep 0.1
+	for i in $(seq 150); do
+		rx_reported "$1" listening && return 0
+		sleep 0.2
 	done
 	echo "nothing listens on port $1"
 	return 1
 }
 
-# Wait until spzb has an established connection on PORT and has received
-# data on it, up to 30 s.
+# Wait until the receiver on PORT has received data, up to 30 s.
 receiving() # PORT
 {
 	local i
 
-	for i in $(seq 300); do
-		ns spzb ss -Htni state established "sport = :$1" | grep -q 'bytes_received:[1-9]' &&
-			return 0
-		sleep 0.1
+	for i in $(seq 150); do
+		rx_reported "$1" receiving && return 0
+		sleep 0.2
 	done
 	echo "no data arrives on port $1"
 	return 1

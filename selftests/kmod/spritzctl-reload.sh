@@ -82,7 +82,7 @@ reload_tcp()
 	)
 	g0=$(gen3)
 	rm -f /tmp/spritz-stop
-	ns spzb "${rx_cmd[@]}" >/tmp/spritz-rx &
+	ns spzb "${rx_cmd[@]}" $(rx_ready 5001) >/tmp/spritz-rx &
 	rx=$!
 	listening 5001 || rc=1
 	ns spza "${tx_cmd[@]}" >/tmp/spritz-tx &
@@ -170,10 +170,10 @@ reload_stale_ev()
 	rm -f /tmp/spritz-stop /tmp/spritz-cap-stop
 	ns spza $py -u -c "$cap_py" >/tmp/spritz-cap &
 	cap=$!
-	ns spzb "${rx_cmd[@]}" >/tmp/spritz-rx &
+	ns spzb "${rx_cmd[@]}" $(rx_ready 5001) >/tmp/spritz-rx &
 	rx=$!
 	for _ in $(seq 50); do grep -q ready /tmp/spritz-cap && break; sleep 0.1; done
-	sleep 0.5
+	listening 5001 || rc=1
 	ns spza "${tx_cmd[@]}" >/tmp/spritz-tx &
 	tx=$!
 	captured_after 0 || { echo "no packet captured before the reload"; rc=1; }

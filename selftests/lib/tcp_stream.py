@@ -6,8 +6,10 @@
 # or a steady trickle.  Each prints one line; a socket error ends the
 # stream and is printed in place of "eof" / "ok".
 #
-#   tcp_stream.py rx PORT [--rcvbuf B] [--timeout S]
-#       accept one connection, read to EOF: "BYTES SHA256 eof|ERROR"
+#   tcp_stream.py rx PORT [--rcvbuf B] [--timeout S] [--ready FILE]
+#       accept one connection, read to EOF: "BYTES SHA256 eof|ERROR";
+#       FILE gets a line "listening" once it listens, "receiving" once
+#       data arrives (the suites wait on it, spritzctl-lib.sh)
 #   tcp_stream.py tx ADDR PORT [--size N] [--stop FILE --every MS
 #                 [--chunk B] [--min N]] [--timeout S]
 #       N bytes in 1 MiB writes, or a CHUNK (16 KiB) every MS ms until
@@ -21,6 +23,13 @@ import sys
 import time
 
 
+def ready(what, path):
+    """Append WHAT as a line to PATH (if given)."""
+    if path:
+        with open(path, "a") as f:
+            f.write(what + "\n")
+
+
 def rx(a):
     s = socket.socket(socket.AF_INET6)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -30,6 +39,7 @@ def rx(a):
     s.bind(("::", a.port))
     s.listen(1)
     s.settimeout(a.timeout)
+    ready("listening", a.ready)
     n, h, end = 0, hashlib.sha256(), "eof"
     try:
         c, _ = s.accept()
@@ -38,6 +48,8 @@ def rx(a):
             b = c.recv(1 << 20)
             if not b:
                 break
+            if n == 0:
+                ready("receiving", a.ready)
             n += len(b)
             h.update(b)
     except OSError as e:
@@ -79,6 +91,7 @@ def main():
     r.add_argument("port", type=int)
     r.add_argument("--rcvbuf", type=int, default=0)
     r.add_argument("--timeout", type=float, default=60)
+    r.add_argument("--ready")
     t = sub.add_parser("tx")
     t.add_argument("addr")
     t.add_argument("port", type=int)

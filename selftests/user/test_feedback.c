@@ -77,7 +77,7 @@ struct step {
 #define FB_COUNTERS(X)                                                                      \
 	X(eg_retrans) X(eg_ring_overrun) X(in_sack_blocks) X(in_ack_unsent) X(in_ack_old)   \
 	X(in_ack_ctl) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)   \
-	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated)
+	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated) X(fb_congested)
 
 static const struct {
 	const char *name;
@@ -675,6 +675,50 @@ static void test_congested_path(void)
 }
 
 /*
+ * A queue full for a while drops two sends of a flow on E1 in a row,
+ * while E2 delivers: two losses on one path, the peer answering.  With
+ * an E1 send ECN-marked shortly before, it is the queue's burst
+ * (fb_congested), not a dead path; the same trace without the mark
+ * disables E1.
+ */
+#define BURST_TRACE(first_ack_flags, first_ev, first_ctr, nack_ctr, last_evs, last_ctr)        \
+	{                                                                                      \
+		TX(0, 1000, 100, E1, "", "", NULL),                                            \
+		RX(500 * US, first_ack_flags, 1100, first_ev, first_ctr, "una=1100 nxt=1100 pend=0"), \
+		TX(600 * US, 1100, 100, E1, "", "", NULL),                                     \
+		TX(700 * US, 1200, 100, E1, "", "", NULL),                                     \
+		TX(800 * US, 1300, 100, E2, "", "", NULL),                                     \
+		TX(900 * US, 1400, 100, E2, "", "", NULL),                                     \
+		TX(1000 * US, 1500, 100, E2, "", "", NULL),                                    \
+		RXS(1500 * US, F_A, 1100, 1, B(1300, 1600),                                    \
+		    "NACK:0101 NACK:0101 ACK:0202 ACK:0202 ACK:0202",                         \
+		    nack_ctr, "una=1100 nxt=1600 pend=0"),                                     \
+		TX(1600 * US, 1100, 100, E2, "", "eg_retrans=1", NULL),                        \
+		TX(1700 * US, 1200, 100, E2, "", "eg_retrans=1", NULL),                        \
+		RX(2000 * US, F_A, 1600, last_evs, last_ctr, "una=1600 nxt=1600 pend=0"),      \
+	}
+
+static void test_congested_burst(void)
+{
+	static const struct step marked[] =
+		BURST_TRACE(F_E, "ECN:0101", "fb_ecn=1",
+			    "in_sack_blocks=1 fb_ack=3 fb_nack=2 fb_sack_lost=2",
+			    "ACK:0202 ACK:0202", "fb_ack=2 fb_congested=1");
+	static const struct step unmarked[] =
+		BURST_TRACE(F_A, "ACK:0101", "fb_ack=1",
+			    "in_sack_blocks=1 fb_ack=3 fb_nack=2 fb_sack_lost=2 evictions=1",
+			    "ACK:0202 ACK:0202 TMO:0101", "fb_ack=2 fb_timeout=1");
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	RUN("burst_marked", marked, &dis);
+	ASSERT_EQ(dis, 0, "burst_marked: not disabled");
+	trace_tmo = 2 * MS;
+	RUN("burst_unmarked", unmarked, &dis);
+	ASSERT_EQ(dis, 1, "burst_unmarked: disabled");
+}
+
+/*
  * A dead peer is not a dead path: a peer that goes silent (stopped,
  * rebooting, gone) leaves every send unanswered at once.  The RTO
  * retransmissions are NACKs; duplicate ACKs (answers to window probes)
@@ -1057,6 +1101,7 @@ static const struct test_case tests[] = {
 	{ "late_ack", test_late_ack },
 	{ "blackhole", test_blackhole },
 	{ "congested_path", test_congested_path },
+	{ "congested_burst", test_congested_burst },
 	{ "dead_peer", test_dead_peer },
 	{ "ack_window", test_ack_window },
 	{ "sack_window", test_sack_window },
