@@ -54,6 +54,7 @@ transfer()
 {
 	local rx tx rxn rxe txn txe big=0 b i
 
+	rx_fresh 5003
 	ns spzb $py $stream rx 5003 --timeout 120 $(rx_ready 5003) >/tmp/spritz-rx &
 	rx=$!
 	listening 5003 || { kill $rx; return 1; }

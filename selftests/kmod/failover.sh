@@ -105,6 +105,7 @@ transfer() # PORT
 {
 	local rx rxn rxe txn secs txe
 
+	rx_fresh "$1"
 	ns spzb $py $stream rx "$1" --rcvbuf 32768 --timeout 30 $(rx_ready "$1") >$tmp/rx.$1 &
 	rx=$!
 	listening "$1" || return 1
@@ -161,6 +162,7 @@ two_flows() # HOW
 	before=$(path_disables | tr '\n' ' ')
 	t0=$(stat fb_timeout)
 	rm -f $tmp/stop
+	rx_fresh 5003
 	ns spzb $py $stream rx 5003 --rcvbuf 32768 --timeout 30 $(rx_ready 5003) >$tmp/rx.5003 &
 	rx1=$!
 	listening 5003 || rc=1

@@ -52,6 +52,7 @@ cycle()
 	"$ctl" set disable_ms 60000 || rc=1
 	blackhole on || rc=1
 	rm -f /tmp/spritz-stop
+	rx_fresh 5002
 	ns spzb $py $stream rx 5002 --timeout 120 $(rx_ready 5002) >/tmp/spritz-rx &
 	rx=$!
 	listening 5002 || rc=1

@@ -130,54 +130,50 @@ nobody() # CMD...: run as uid/gid 65534
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
-# The options that make a tcp_stream.py receiver on PORT report its
-# progress (--ready) for listening and receiving below, its old report
-# removed.
-rx_ready() # PORT
+# A tcp_stream.py receiver on PORT reports its progress (--ready) for
+# listening and receiving below: rx_fresh PORT removes the last report,
+# in the foreground, before the receiver starts in the background with
+# the options $(rx_ready PORT) (run inside the background job, which
+# may well start after listening has read the file).
+rx_fresh() # PORT
 {
 	rm -f "/tmp/spritz-ready.$1"
+}
+
+rx_ready() # PORT
+{
 	echo "--ready /tmp/spritz-ready.$1"
 }
 
-# Has the receiver on PORT (started with $(rx_ready PORT)) reported STATE?
-# Builtins only: under TCG every process spawned competes with the
-# python processes being waited for.
-rx_reported() # PORT STATE
+# Wait until the receiver on PORT (started with $(rx_ready PORT)) has
+# reported STATE, up to 30 s; else print MESSAGE.  Builtins only but the
+# sleep: under TCG every process spawned competes with the python
+# processes being waited for.
+rx_wait() # PORT STATE MESSAGE
 {
-	local l
+	local i l
 
-	while IFS= read -r l; do
-		[ "$l" = "$2" ] && return 0
-	done 2>/dev/null <"/tmp/spritz-ready.$1"
+	for i in $(seq 150); do
+		while IFS= read -r l; do
+			[ "$l" = "$2" ] && return 0
+		done 2>/dev/null <"/tmp/spritz-ready.$1"
+		sleep 0.2
+	done
+	echo "$3"
 	return 1
 }
 
-# Wait until the receiver on PORT listens (python starts slowly under
-# TCG: a sender must not race it, and no sleep is long enough on a
-# loaded machine), up to 30 s.
+# The receiver on PORT listens (python starts slowly under TCG: a sender
+# must not race it, and no sleep is long enough on a loaded machine).
 listening() # PORT
 {
-	local i
-
-	for i in $(seq 150); do
-		rx_reported "$1" listening && return 0
-		sleep 0.2
-	done
-	echo "nothing listens on port $1"
-	return 1
+	rx_wait "$1" listening "nothing listens on port $1"
 }
 
-# Wait until the receiver on PORT has received data, up to 30 s.
+# The receiver on PORT has received data.
 receiving() # PORT
 {
-	local i
-
-	for i in $(seq 150); do
-		rx_reported "$1" receiving && return 0
-		sleep 0.2
-	done
-	echo "no data arrives on port $1"
-	return 1
+	rx_wait "$1" receiving "no data arrives on port $1"
 }
 
 # A sender and a receiver: namespaces spza (switch 3, fd00:3::1) and spzb

@@ -82,6 +82,7 @@ reload_tcp()
 	)
 	g0=$(gen3)
 	rm -f /tmp/spritz-stop
+	rx_fresh 5001
 	ns spzb "${rx_cmd[@]}" $(rx_ready 5001) >/tmp/spritz-rx &
 	rx=$!
 	listening 5001 || rc=1
@@ -170,6 +171,7 @@ reload_stale_ev()
 	rm -f /tmp/spritz-stop /tmp/spritz-cap-stop
 	ns spza $py -u -c "$cap_py" >/tmp/spritz-cap &
 	cap=$!
+	rx_fresh 5001
 	ns spzb "${rx_cmd[@]}" $(rx_ready 5001) >/tmp/spritz-rx &
 	rx=$!
 	for _ in $(seq 50); do grep -q ready /tmp/spritz-cap && break; sleep 0.1; done

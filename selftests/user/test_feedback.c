@@ -232,6 +232,20 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 
 #define RUN(name, trace, dis) run_trace((name), (trace), ARRAY_SIZE(trace), (dis))
 
+/* Run @trace with a 2 ms flow timeout: @want paths disabled. */
+static void run_dis(const char *name, const struct step *s, size_t n, __u32 want)
+{
+	char what[96];
+	__u32 dis;
+
+	trace_tmo = 2 * MS;
+	run_trace(name, s, n, &dis);
+	snprintf(what, sizeof(what), "%s: paths disabled", name);
+	ASSERT_EQ(dis, want, what);
+}
+
+#define RUN_DIS(name, trace, want) run_dis((name), (trace), ARRAY_SIZE(trace), (want))
+
 /* EVs of the traces */
 #define E1 0x0101
 #define E2 0x0202
@@ -462,11 +476,7 @@ static void test_dead_path(void)
 		 * a NACK only; no suspect left, nothing scanned */
 		RX(2300 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
 	};
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("dead_path", t, &dis);
-	ASSERT_EQ(dis, 1, "dead_path: the dead path disabled");
+	RUN_DIS("dead_path", t, 1);
 }
 
 /*
@@ -529,11 +539,7 @@ static void test_isolated_loss(void)
 		   "fb_ack=11 fb_isolated=1", "una=3200 nxt=3200 pend=0"),
 		RX(20000 * US, F_A, 3200, "", "", "una=3200 nxt=3200 pend=0"),
 	};
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("isolated_loss", t, &dis);
-	ASSERT_EQ(dis, 0, "isolated_loss: no path disabled");
+	RUN_DIS("isolated_loss", t, 0);
 }
 
 /*
@@ -580,17 +586,9 @@ static void test_one_loss(void)
 		    "in_sack_blocks=2 fb_ack=1 fb_path_alive=1", "una=1000 nxt=1200 pend=1"),
 		RX(600 * US, F_A, 1200, "ACK:0202", "fb_ack=1", "una=1200 nxt=1200 pend=0"),
 	};
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("one_loss_tlp", tlp, &dis);
-	ASSERT_EQ(dis, 0, "one_loss_tlp: no path disabled");
-	trace_tmo = 2 * MS;
-	RUN("one_loss", t, &dis);
-	ASSERT_EQ(dis, 0, "one_loss: no path disabled");
-	trace_tmo = 2 * MS;
-	RUN("one_loss_dsack", dsack, &dis);
-	ASSERT_EQ(dis, 0, "one_loss_dsack: no path disabled");
+	RUN_DIS("one_loss_tlp", tlp, 0);
+	RUN_DIS("one_loss", t, 0);
+	RUN_DIS("one_loss_dsack", dsack, 0);
 }
 
 /*
@@ -608,11 +606,7 @@ static void test_late_ack(void)
 		RX(2400 * US, F_A, 1200, "", "fb_path_alive=1", "una=1200 nxt=1200 pend=0"),
 		RX(9000 * US, F_A, 1200, "", "", "una=1200 nxt=1200 pend=0"),
 	};
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("late_ack", t, &dis);
-	ASSERT_EQ(dis, 0, "late_ack: no path disabled");
+	RUN_DIS("late_ack", t, 0);
 }
 
 /*
@@ -637,11 +631,7 @@ static void test_blackhole(void)
 		TX(2300 * US, 1000, 300, E2, "", "eg_retrans=1", NULL),
 		RX(2500 * US, F_A, 1400, "ACK:0202", "fb_ack=1", "una=1400 nxt=1400 pend=0"),
 	};
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("blackhole", t, &dis);
-	ASSERT_EQ(dis, 1, "blackhole: the path disabled");
+	RUN_DIS("blackhole", t, 1);
 }
 
 /*
@@ -667,11 +657,7 @@ static void test_congested_path(void)
 		/* past the timeout: nothing left to judge */
 		RX(2500 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
 	};
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("congested_path", t, &dis);
-	ASSERT_EQ(dis, 0, "congested_path: never disabled");
+	RUN_DIS("congested_path", t, 0);
 }
 
 /*
@@ -708,14 +694,8 @@ static void test_congested_burst(void)
 		BURST_TRACE(F_A, "ACK:0101", "fb_ack=1",
 			    "in_sack_blocks=1 fb_ack=3 fb_nack=2 fb_sack_lost=2 evictions=1",
 			    "ACK:0202 ACK:0202 TMO:0101", "fb_ack=2 fb_timeout=1");
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("burst_marked", marked, &dis);
-	ASSERT_EQ(dis, 0, "burst_marked: not disabled");
-	trace_tmo = 2 * MS;
-	RUN("burst_unmarked", unmarked, &dis);
-	ASSERT_EQ(dis, 1, "burst_unmarked: disabled");
+	RUN_DIS("burst_marked", marked, 0);
+	RUN_DIS("burst_unmarked", unmarked, 1);
 }
 
 /*
@@ -745,11 +725,7 @@ static void test_dead_peer(void)
 		RX(402 * MS, F_A, 1300, "ACK:0303 ACK:0202", "fb_ack=2", "una=1300 nxt=1300 pend=0"),
 		RX(403 * MS, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
 	};
-	__u32 dis;
-
-	trace_tmo = 2 * MS;
-	RUN("dead_peer", t, &dis);
-	ASSERT_EQ(dis, 0, "dead_peer: no path disabled");
+	RUN_DIS("dead_peer", t, 0);
 }
 
 /*
