@@ -54,8 +54,7 @@ transfer()
 {
 	local rx tx rxn rxe txn txe big=0 b i
 
-	rx_fresh 5003
-	ns spzb $py $stream rx 5003 --timeout 120 $(rx_ready 5003) >/tmp/spritz-rx &
+	rx_start 5003 /tmp/spritz-rx --timeout 120
 	rx=$!
 	listening 5003 || { kill $rx; return 1; }
 	ns spza $py $stream tx fd00:5::1 5003 --size $((64 << 20)) --timeout 120 \

@@ -105,8 +105,7 @@ transfer() # PORT
 {
 	local rx rxn rxe txn secs txe
 
-	rx_fresh "$1"
-	ns spzb $py $stream rx "$1" --rcvbuf 32768 --timeout 30 $(rx_ready "$1") >$tmp/rx.$1 &
+	rx_start "$1" $tmp/rx.$1 --rcvbuf 32768 --timeout 30
 	rx=$!
 	listening "$1" || return 1
 	ns spza $py $stream tx fd00:5::1 "$1" --size $size --timeout 30 >$tmp/tx.$1
@@ -162,8 +161,7 @@ two_flows() # HOW
 	before=$(path_disables | tr '\n' ' ')
 	t0=$(stat fb_timeout)
 	rm -f $tmp/stop
-	rx_fresh 5003
-	ns spzb $py $stream rx 5003 --rcvbuf 32768 --timeout 30 $(rx_ready 5003) >$tmp/rx.5003 &
+	rx_start 5003 $tmp/rx.5003 --rcvbuf 32768 --timeout 30
 	rx1=$!
 	listening 5003 || rc=1
 	ns spza $py $stream tx fd00:5::1 5003 --stop $tmp/stop --every 2 --timeout 30 \

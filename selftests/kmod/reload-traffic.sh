@@ -52,8 +52,7 @@ cycle()
 	"$ctl" set disable_ms 60000 || rc=1
 	blackhole on || rc=1
 	rm -f /tmp/spritz-stop
-	rx_fresh 5002
-	ns spzb $py $stream rx 5002 --timeout 120 $(rx_ready 5002) >/tmp/spritz-rx &
+	rx_start 5002 /tmp/spritz-rx --timeout 120
 	rx=$!
 	listening 5002 || rc=1
 	ns spza $py $stream tx fd00:5::1 5002 --stop /tmp/spritz-stop --every 1 \

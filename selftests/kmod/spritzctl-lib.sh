@@ -130,22 +130,22 @@ nobody() # CMD...: run as uid/gid 65534
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
-# A tcp_stream.py receiver on PORT reports its progress (--ready) for
-# listening and receiving below: rx_fresh PORT removes the last report,
-# in the foreground, before the receiver starts in the background with
-# the options $(rx_ready PORT) (run inside the background job, which
-# may well start after listening has read the file).
-rx_fresh() # PORT
+# Start a tcp_stream.py receiver on PORT in spzb in the background ($!
+# is its job), its line into OUT, more rx OPTIONs passed on.  It reports
+# its progress in /tmp/spritz-ready.PORT for listening and receiving
+# below; the last receiver's report is removed first, here in the
+# foreground, so that they never read it.
+rx_start() # PORT OUT [OPTION...]
 {
-	rm -f "/tmp/spritz-ready.$1"
+	local port=$1 out=$2
+	shift 2
+
+	rm -f "/tmp/spritz-ready.$port"
+	ns spzb /usr/bin/python3 "$SPRITZ_TOP/selftests/lib/tcp_stream.py" rx "$port" "$@" \
+		--ready "/tmp/spritz-ready.$port" >"$out" &
 }
 
-rx_ready() # PORT
-{
-	echo "--ready /tmp/spritz-ready.$1"
-}
-
-# Wait until the receiver on PORT (started with $(rx_ready PORT)) has
+# Wait until the receiver on PORT (started with rx_start) has
 # reported STATE, up to 30 s; else print MESSAGE.  Builtins only but the
 # sleep: under TCG every process spawned competes with the python
 # processes being waited for.

@@ -64,7 +64,6 @@ gen3()
 
 # The transfer: 16 KiB every 2 ms, at least 1 MiB, until the stop file
 # exists; both ends print byte count and SHA-256.
-rx_cmd=($py $SPRITZ_TOP/selftests/lib/tcp_stream.py rx 5001)
 tx_cmd=($py $SPRITZ_TOP/selftests/lib/tcp_stream.py tx fd00:5::1 5001 --stop /tmp/spritz-stop
 	--every 2 --min $((1 << 20)))
 
@@ -82,8 +81,7 @@ reload_tcp()
 	)
 	g0=$(gen3)
 	rm -f /tmp/spritz-stop
-	rx_fresh 5001
-	ns spzb "${rx_cmd[@]}" $(rx_ready 5001) >/tmp/spritz-rx &
+	rx_start 5001 /tmp/spritz-rx
 	rx=$!
 	listening 5001 || rc=1
 	ns spza "${tx_cmd[@]}" >/tmp/spritz-tx &
@@ -171,8 +169,7 @@ reload_stale_ev()
 	rm -f /tmp/spritz-stop /tmp/spritz-cap-stop
 	ns spza $py -u -c "$cap_py" >/tmp/spritz-cap &
 	cap=$!
-	rx_fresh 5001
-	ns spzb "${rx_cmd[@]}" $(rx_ready 5001) >/tmp/spritz-rx &
+	rx_start 5001 /tmp/spritz-rx
 	rx=$!
 	for _ in $(seq 50); do grep -q ready /tmp/spritz-cap && break; sleep 0.1; done
 	listening 5001 || rc=1

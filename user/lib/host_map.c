@@ -14,17 +14,17 @@ int spritz_map_read_array(int fd, uint32_t n, size_t vsz, uint32_t *keys, void *
 {
 	uint32_t got = 0, next = 0, count;
 	char *v = vals;
+	int err;
 
 	while (got < n) {
 		count = n - got;
-		if (bpf_map_lookup_batch(fd, got ? &next : NULL, &next, keys + got,
-					 v + (size_t)got * vsz, &count, NULL)) {
-			got += count;
-			if (errno == ENOENT)
-				break;
-			return -errno;
-		}
+		err = bpf_map_lookup_batch(fd, got ? &next : NULL, &next, keys + got,
+					   v + (size_t)got * vsz, &count, NULL);
 		got += count;
+		if (err && errno == ENOENT) /* the last batch */
+			break;
+		if (err)
+			return -errno;
 	}
 	return (int)got;
 }

@@ -19,8 +19,10 @@ static int eg, in;
 #define SPORT 40000
 #define DPORT 5201
 
-/* Send [seq, seq + len) of the flow to @dst on egress; the EV it got. */
-/* A GSO send of @segs segments (0: a plain packet); returns its EV. */
+/*
+ * Send [seq, seq + len) of the flow to @dst on egress, as a GSO send of
+ * @segs segments (0: a plain packet); the EV it got.
+ */
 static uint16_t tx_gso(const char *dst, uint32_t seq, int len, uint32_t segs)
 {
 	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = 0x18 };
