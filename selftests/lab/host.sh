@@ -197,6 +197,49 @@ test_report_seeds()
 	return $bad
 }
 
+# The motivational scenario, two runs per scheme: the monitored flow's
+# median and range per scheme in results.json and in the bars' data
+# (monitored.dat, seconds; written with or without gnuplot), one row per
+# scheme in the order run.  Unfinished counts at the deadline.
+MONITORED_CASES=$(cat <<'EOF'
+ecmp	3000000 1000000	1000000	ecmp 1.000 1.000 3.000
+scout	400000 200000	200000	scout 0.200 0.200 0.400
+spray-u	null 500000	500000	spray-u 0.500 0.500 20.000
+EOF
+)
+
+test_report_monitored()
+{
+	local d=$TMP/monitored s fcts med row bad=0 want=() got
+	make_fixture "$d"
+	sed -i 's/^scenario=.*/scenario=motivational/; s/^schemes=.*/schemes=ecmp,scout,spray-u/' \
+		"$d/config"
+	rm -f "$d"/*-ecmp.json "$d"/*-scout.json
+	while IFS=$'\t' read -r s fcts med row; do
+		set -- $fcts
+		jq -n --argjson a "$1" --argjson b "$2" '{deadline_us: 20000000, runs: 2, flows: [
+			{start_us: 0, fct_us: $a, finished: ($a != null), retransmits: 0,
+			 tag: "monitored", run: 1},
+			{start_us: 0, fct_us: $b, finished: ($b != null), retransmits: 0,
+			 tag: "monitored", run: 2},
+			{start_us: 0, fct_us: 7, finished: true, retransmits: 0, tag: "background",
+			 run: 1}]}' > "$d/flows-$s.json"
+		echo '[{"tcp": {}, "spritz": null}]' > "$d/hostctr-$s.json"
+		echo '{"tx": [], "drops": []}' > "$d/counters-$s.json"
+		want+=("$row")
+	done <<< "$MONITORED_CASES"
+	"$RUN" --report "$d" 2>&1 | tail -n 1
+	[ "${PIPESTATUS[0]}" = 0 ] || { echo "lab/run --report failed"; bad=1; }
+	while IFS=$'\t' read -r s fcts med row; do
+		got=$(jq ".schemes[\"$s\"].monitored_fct_us" "$d/results.json")
+		[ "$got" = "$med" ] || { echo "$s: monitored_fct_us $got, want $med"; bad=1; }
+	done <<< "$MONITORED_CASES"
+	got=$(cat "$d/monitored.dat" 2>/dev/null)
+	[ "$got" = "$(printf '%s\n' "${want[@]}")" ] ||
+		{ echo "monitored.dat:"; echo "$got"; echo "want:"; printf '%s\n' "${want[@]}"; bad=1; }
+	return $bad
+}
+
 gen() { "$FLOWGEN" gen "$DF" "$@"; }
 
 # TAG's flows of a list: count, distinct sizes, distinct start times.
@@ -305,6 +348,6 @@ test_gen_websearch()
 	return $bad
 }
 
-cases=(plan_knobs report_counters report_seeds gen_collectives gen_incast gen_websearch)
+cases=(plan_knobs report_counters report_seeds report_monitored gen_collectives gen_incast gen_websearch)
 [ $# -gt 0 ] && cases=("$@")
 ktap_run_cases "${cases[@]}"
