@@ -486,6 +486,26 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 }
 
 /*
+ * Could a DSACK still show TCP's repair of suspect @s spurious?  It would
+ * answer the repair about a round trip after the repair left; the
+ * flow's paths differ in length, so two smoothed RTTs (the timeout
+ * without an RTT).  A repair on the suspect's own EV has no time kept:
+ * the timeout.
+ */
+static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *fb,
+						   const struct spritz_inflight *s, __u64 now,
+						   __u64 timeout_ns)
+{
+	__u64 wait = fb->srtt_us ? (__u64)fb->srtt_us * 2000 : timeout_ns;
+
+	if (!(s->flags & SPRITZ_IF_F_RESENT))
+		return 0;
+	if (!(s->flags & SPRITZ_IF_F_MOVED) || now < fb->repair_ns)
+		return 1;
+	return now - fb->repair_ns < wait;
+}
+
+/*
  * The dead-path rule for the suspect (a lost send: retransmitted, in a
  * SACK hole TCP counts lost, or unacknowledged for @timeout_ns), at @now:
  *
@@ -495,7 +515,8 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
  *    spurious): the path is alive: no TIMEOUT, the suspect is dropped
  *    (fb_path_alive);
  *  - else, once it is @timeout_ns old (or at once, when nothing is in
- *    flight any more and this evidence is in), if a send of the flow on
+ *    flight any more, this evidence is in and no DSACK can still report
+ *    TCP's repair of it spurious: __spritz_fb_repair_open()), if a send of the flow on
  *    another EV, sent after it and less than @timeout_ns after it, or
  *    TCP's repair of it sent on another EV within @timeout_ns, was
  *    delivered (the peer answered, its switch was reachable): if another
@@ -543,9 +564,12 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 		return 0;
 	}
 	/* judged once it is a timeout old, or now if nothing is in flight any
-	 * more (no later ACK would come to judge it) and the evidence is in */
+	 * more (no later ACK would come to judge it), the evidence is in and
+	 * the ACK that brought it cannot be the late first copy's, with the
+	 * repair's DSACK still to come */
 	if ((now < s->sent_ns || now - s->sent_ns < timeout_ns) &&
-	    !(fb->snd_una == fb->snd_nxt && (s->flags & SPRITZ_IF_F_REACH)))
+	    !(fb->snd_una == fb->snd_nxt && (s->flags & SPRITZ_IF_F_REACH) &&
+	      !__spritz_fb_repair_open(fb, s, now, timeout_ns)))
 		return 0;
 	if (s->flags & SPRITZ_IF_F_REACH) {
 		if (!(s->flags & SPRITZ_IF_F_AGAIN)) {

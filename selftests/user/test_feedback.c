@@ -27,6 +27,7 @@
 #define TMO_NS (200 * MS) /* the flow timeout of a trace, unless it sets trace_tmo */
 
 static __u64 trace_tmo = TMO_NS;
+static __u32 trace_srtt_us; /* the socket's srtt a trace gives its flow, 0: unknown */
 
 enum op {
 	OP_TX = 1, /* a segment leaves */
@@ -163,6 +164,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 	size_t i, c;
 
 	memset(&fb, 0, sizeof(fb));
+	fb.srtt_us = trace_srtt_us;
 	memset(&st, 0, sizeof(st));
 	spritz_lb_cfg_default(&cfg);
 	spritz_lb_flow_init(&lb, &cfg);
@@ -228,6 +230,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			break;
 	}
 	trace_tmo = TMO_NS;
+	trace_srtt_us = 0;
 }
 
 #define RUN(name, trace, dis) run_trace((name), (trace), ARRAY_SIZE(trace), (dis))
@@ -467,16 +470,45 @@ static void test_dead_path(void)
 		TX(1100 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
 		TX(1200 * US, 1300, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
 		/* both repairs delivered on other paths, which carried sends
-		 * after the first E1 send: dead; nothing left in flight, so no
+		 * after the first E1 send: dead, but this ACK, 400 us after the
+		 * first repair left (srtt 300 us), may be the late first copies'
+		 * with a DSACK of the repairs to come (reordered, below) */
+		RX(1500 * US, F_A, 1600, "ACK:0202 ACK:0303", "fb_ack=2", "una=1600 nxt=1600 pend=0"),
+		/* two srtts after the repair, no DSACK: nothing in flight, so no
 		 * later ACK would come: judged now, before its timeout */
-		RX(1500 * US, F_A, 1600, "ACK:0202 ACK:0303 TMO:0101", "fb_ack=2 fb_timeout=1",
-		   "una=1600 nxt=1600 pend=0"),
-		RX(2000 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+		RX(1800 * US, F_A, 1600, "TMO:0101", "fb_timeout=1", "una=1600 nxt=1600 pend=0"),
 		/* the second E1 send was lost while the first was the suspect:
 		 * a NACK only; no suspect left, nothing scanned */
 		RX(2300 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
 	};
+	/* the same sends, but the E1 path is long, not dead: its two sends
+	 * arrive after TCP's repairs left (RACK), the receiver reports the
+	 * repairs' copies as duplicates */
+	static const struct step reordered[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E2, "", "", NULL),
+		TX(200 * US, 1200, 100, E3, "", "", NULL),
+		TX(300 * US, 1300, 100, E1, "", "", NULL),
+		TX(400 * US, 1400, 100, E2, "", "", NULL),
+		TX(500 * US, 1500, 100, E3, "", "", NULL),
+		RXS(1000 * US, F_A, 1000, 2, B(1100, 1300, 1400, 1600),
+		    "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
+		    "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1", "una=1000 nxt=1600 pend=1"),
+		TX(1100 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
+		TX(1200 * US, 1300, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		/* the first copies: everything acknowledged, before the repairs
+		 * could have been; the evidence is in, the DSACK not yet */
+		RX(1300 * US, F_A, 1600, "ACK:0202 ACK:0303", "fb_ack=2", "una=1600 nxt=1600 pend=0"),
+		/* the repair of 1000 arrives: a duplicate */
+		RXS(1500 * US, F_A, 1600, 1, B(1000, 1100), "", "in_sack_bad=1 fb_path_alive=1",
+		    "una=1600 nxt=1600 pend=0"),
+		RXS(1600 * US, F_A, 1600, 1, B(1300, 1400), "", "", "una=1600 nxt=1600 pend=0"),
+		RX(5000 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+	};
+	trace_srtt_us = 300;
 	RUN_DIS("dead_path", t, 1);
+	trace_srtt_us = 300;
+	RUN_DIS("reordered", reordered, 0);
 }
 
 /*
@@ -694,7 +726,10 @@ static void test_congested_burst(void)
 		BURST_TRACE(F_A, "ACK:0101", "fb_ack=1",
 			    "in_sack_blocks=1 fb_ack=3 fb_nack=2 fb_sack_lost=2 evictions=1",
 			    "ACK:0202 ACK:0202 TMO:0101", "fb_ack=2 fb_timeout=1");
+	/* the last ACK comes two srtts after the repairs: no DSACK pending */
+	trace_srtt_us = 150;
 	RUN_DIS("burst_marked", marked, 0);
+	trace_srtt_us = 150;
 	RUN_DIS("burst_unmarked", unmarked, 1);
 }
 
