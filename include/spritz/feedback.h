@@ -187,27 +187,65 @@ static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 /*
  * Delivered send @e is evidence for the suspect if it was sent after it:
  * on the same EV its path is alive; on another, within @timeout_ns of it,
- * the peer answered and the switch was reachable.  Sent on the same EV
- * less than @timeout_ns before it and ECN-marked, it shows the path's
- * queue full: its losses may be that queue's drops.
+ * the peer answered and the switch was reachable.
  */
 static __always_inline void __spritz_fb_evidence(struct spritz_fb_flow *fb,
 						 const struct spritz_inflight *e, __u64 timeout_ns)
 {
 	struct spritz_inflight *s = &fb->suspect;
 
-	if (s->state != SPRITZ_IF_LOST)
+	if (s->state != SPRITZ_IF_LOST || e->sent_ns <= s->sent_ns)
 		return;
-	if (e->sent_ns <= s->sent_ns) {
-		if (e->ev == s->ev && (e->flags & SPRITZ_IF_F_ECN) &&
-		    s->sent_ns - e->sent_ns < timeout_ns)
-			s->flags |= SPRITZ_IF_F_MARKED;
-		return;
-	}
 	if (e->ev == s->ev)
 		s->flags |= SPRITZ_IF_F_ALIVE;
 	else if (e->sent_ns - s->sent_ns < timeout_ns)
 		s->flags |= SPRITZ_IF_F_REACH;
+}
+
+/*
+ * Send @e came back ECN-marked: the latest marked send of its EV, in the
+ * flow's slot for that EV or, if it has none, in the slot of the EV
+ * marked longest ago.
+ */
+static __always_inline void __spritz_fb_mark(struct spritz_fb_flow *fb,
+					     const struct spritz_inflight *e)
+{
+	struct spritz_fb_mark *m = &fb->marks[0];
+	__u32 i;
+
+	for (i = 0; i < SPRITZ_FB_MARKS; i++) {
+		if (fb->marks[i].used && fb->marks[i].ev == e->ev) {
+			m = &fb->marks[i];
+			break;
+		}
+		if (m->used && (!fb->marks[i].used || fb->marks[i].sent_ns < m->sent_ns))
+			m = &fb->marks[i];
+	}
+	if (m->used && m->ev == e->ev && m->sent_ns >= e->sent_ns)
+		return;
+	m->ev = e->ev;
+	m->sent_ns = e->sent_ns;
+	m->used = 1;
+}
+
+/*
+ * Did a send of the flow on suspect @s's EV come back ECN-marked less
+ * than @timeout_ns before @s was sent?  Its path's queue was full: its
+ * losses may be that queue's drops.
+ */
+static __always_inline int __spritz_fb_marked(const struct spritz_fb_flow *fb,
+					      const struct spritz_inflight *s, __u64 timeout_ns)
+{
+	__u32 i;
+
+	for (i = 0; i < SPRITZ_FB_MARKS; i++) {
+		const struct spritz_fb_mark *m = &fb->marks[i];
+
+		if (m->used && m->ev == s->ev && m->sent_ns <= s->sent_ns &&
+		    s->sent_ns - m->sent_ns < timeout_ns)
+			return 1;
+	}
+	return 0;
 }
 
 /* Outcome slots: the ring, then the suspect (spritz_fb_take()). */
@@ -523,7 +561,8 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
  *    send of the flow on the suspect's EV was lost too, the path alone
  *    is silent: TIMEOUT (the path is disabled), unless a send on that EV
  *    came back ECN-marked less than @timeout_ns before the suspect was
- *    sent (a full queue drops in bursts; a dead path marks nothing):
+ *    sent (__spritz_fb_marked(): a full queue drops in bursts; a dead
+ *    path marks nothing):
  *    then the suspect is dropped (fb_congested); if not (one loss: a
  *    queue's or a receiver's drop as likely as a dead path), the suspect
  *    waits for a second loss or a
@@ -582,7 +621,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 			return 0;
 		}
 		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
-		if (s->flags & SPRITZ_IF_F_MARKED) {
+		if (__spritz_fb_marked(fb, s, timeout_ns)) {
 			/* a full queue drops bursts: congestion, not a dead path */
 			st->fb_congested++;
 			s->state = SPRITZ_IF_FREE;
@@ -624,7 +663,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 	if (!spritz_seq_before(a->ack, e->end_seq) ||
 	    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
 		if (a->ece)
-			e->flags |= SPRITZ_IF_F_ECN;
+			__spritz_fb_mark(fb, e);
 		__spritz_fb_evidence(fb, e, timeout_ns);
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}

@@ -121,8 +121,6 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_AGAIN (1U << 4)  /* another send on its EV was lost too */
 #define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
 #define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
-#define SPRITZ_IF_F_ECN (1U << 7)    /* delivered with ECE */
-#define SPRITZ_IF_F_MARKED (1U << 8) /* its EV came back ECN-marked within a timeout before it */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -140,6 +138,20 @@ struct spritz_inflight {
 #define SPRITZ_FB_F_HAVE_SEQ (1U << 0) /* snd_una, snd_nxt are valid */
 #define SPRITZ_FB_F_SUSPECT (1U << 1)  /* suspect.state is LOST: ACKs are scanned */
 
+/*
+ * ECN-marked deliveries a flow remembers per EV, for the dead-path rule's
+ * congestion veto (feedback.h): the most recent marked send on each of
+ * its last few marked EVs, however long ago the ring overwrote it.
+ */
+#define SPRITZ_FB_MARKS 4
+
+struct spritz_fb_mark {
+	__u64 sent_ns; /* send time of the EV's latest ECN-marked delivery */
+	__u16 ev;
+	__u16 used; /* 0: an empty slot */
+	__u16 __pad[2];
+};
+
 /* The feedback core's state of one TCP flow (feedback.h). */
 struct spritz_fb_flow {
 	__u32 snd_nxt;	 /* highest end_seq sent (data, FIN) */
@@ -149,6 +161,7 @@ struct spritz_fb_flow {
 	__u32 srtt_us;	 /* the socket's smoothed RTT at the last data send, 0: unknown */
 	__u32 suspect_head; /* ring_head when the suspect was lost */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
+	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 	struct spritz_inflight suspect; /* the lost send under the dead-path rule */
 };

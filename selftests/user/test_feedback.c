@@ -716,6 +716,36 @@ static void test_congested_path(void)
 		RX(2000 * US, F_A, 1600, last_evs, last_ctr, "una=1600 nxt=1600 pend=0"),      \
 	}
 
+/*
+ * The same burst, the marked delivery on E1 a ring's worth (16) of sends
+ * before it: the ring has overwritten that record, the flow's ECN memory
+ * (struct spritz_fb_mark) has not.
+ */
+#define E2_SEND(i_) TX((600 + 10 * (i_)) * US, 1100 + 100 * (i_), 100, E2, "", "", NULL)
+#define LONG_BURST_TRACE(first_ack_flags, first_ev, first_ctr, nack_ctr, last_evs, last_ctr)   \
+	{                                                                                      \
+		TX(0, 1000, 100, E1, "", "", NULL),                                            \
+		RX(500 * US, first_ack_flags, 1100, first_ev, first_ctr, "una=1100 nxt=1100 pend=0"), \
+		E2_SEND(0), E2_SEND(1), E2_SEND(2), E2_SEND(3), E2_SEND(4), E2_SEND(5),         \
+		E2_SEND(6), E2_SEND(7), E2_SEND(8), E2_SEND(9), E2_SEND(10), E2_SEND(11),       \
+		E2_SEND(12), E2_SEND(13), E2_SEND(14), E2_SEND(15),                             \
+		RX(900 * US, F_A, 2700,                                                        \
+		   "ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202 "    \
+		   "ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202 ACK:0202",    \
+		   "fb_ack=16", "una=2700 nxt=2700 pend=0"),                                   \
+		TX(1000 * US, 2700, 100, E1, "", "", NULL),                                    \
+		TX(1010 * US, 2800, 100, E1, "", "", NULL),                                    \
+		TX(1020 * US, 2900, 100, E2, "", "", NULL),                                    \
+		TX(1030 * US, 3000, 100, E2, "", "", NULL),                                    \
+		TX(1040 * US, 3100, 100, E2, "", "", NULL),                                    \
+		RXS(1200 * US, F_A, 2700, 1, B(2900, 3200),                                    \
+		    "NACK:0101 NACK:0101 ACK:0202 ACK:0202 ACK:0202", nack_ctr,               \
+		    "una=2700 nxt=3200 pend=0"),                                               \
+		TX(1300 * US, 2700, 100, E2, "", "eg_retrans=1", NULL),                        \
+		TX(1310 * US, 2800, 100, E2, "", "eg_retrans=1", NULL),                        \
+		RX(1700 * US, F_A, 3200, last_evs, last_ctr, "una=3200 nxt=3200 pend=0"),      \
+	}
+
 static void test_congested_burst(void)
 {
 	static const struct step marked[] =
@@ -726,11 +756,24 @@ static void test_congested_burst(void)
 		BURST_TRACE(F_A, "ACK:0101", "fb_ack=1",
 			    "in_sack_blocks=1 fb_ack=3 fb_nack=2 fb_sack_lost=2 evictions=1",
 			    "ACK:0202 ACK:0202 TMO:0101", "fb_ack=2 fb_timeout=1");
+	static const struct step marked_long_ago[] =
+		LONG_BURST_TRACE(F_E, "ECN:0101", "fb_ecn=1",
+				 "in_sack_blocks=1 fb_ack=3 fb_nack=2 fb_sack_lost=2",
+				 "ACK:0202 ACK:0202", "fb_ack=2 fb_congested=1");
+	static const struct step unmarked_long_ago[] =
+		LONG_BURST_TRACE(F_A, "ACK:0101", "fb_ack=1",
+				 "in_sack_blocks=1 fb_ack=3 fb_nack=2 fb_sack_lost=2 evictions=1",
+				 "ACK:0202 ACK:0202 TMO:0101", "fb_ack=2 fb_timeout=1");
+
 	/* the last ACK comes two srtts after the repairs: no DSACK pending */
 	trace_srtt_us = 150;
 	RUN_DIS("burst_marked", marked, 0);
 	trace_srtt_us = 150;
 	RUN_DIS("burst_unmarked", unmarked, 1);
+	trace_srtt_us = 150;
+	RUN_DIS("burst_marked_long_ago", marked_long_ago, 0);
+	trace_srtt_us = 150;
+	RUN_DIS("burst_unmarked_long_ago", unmarked_long_ago, 1);
 }
 
 /*
