@@ -11,6 +11,8 @@
  *	labctl fail TOPO (S:I ... | --fraction F [--seed N]) [--blackhole|--down|--clear]
  *	labctl counters [--reset]
  *	labctl tcpstat NS...
+ *	labctl redstat NS...
+ *	labctl sysctl NS... -- KEY=VALUE...
  *	labctl send --from S:K --to D:K --ev EV [--count N] [--proto P] [--v4]
  *	            [--hop H] [--payload BYTES] [--dev eth0] [--no-reply]
  *
@@ -33,6 +35,10 @@
  * /proc/net/netstat summed over the network namespaces NS (/run/netns/NS)
  * as one JSON object with nstat's names (TcpRetransSegs,
  * TcpExtTCPSACKReorder, ...), in one process.
+ * redstat prints "MARKED DROPPED": the ECN marks and drops of every RED
+ * qdisc in the namespaces NS, summed (what tc -s qdisc shows), in one
+ * process.  sysctl sets each KEY (sysctl's dotted name) to VALUE in
+ * every namespace NS, in one process.
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
@@ -59,6 +65,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <jansson.h>
+#include <libmnl/libmnl.h>
+#include <linux/gen_stats.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 
 #include <spritz/defaults.h>
 #include <spritz/knobs.h>
@@ -652,6 +662,164 @@ static int cmd_tcpstat(int argc, char **argv)
 	return 0;
 }
 
+/* --------------------------------------------------------------- redstat */
+
+struct red_sum {
+	unsigned long long marked, dropped;
+};
+
+/* One qdisc of a dump: a RED qdisc's marks (xstats) and drops (queue). */
+static int red_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a, *st, *kind = NULL, *stats = NULL;
+	struct red_sum *sum = data;
+	int red;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct tcmsg)) {
+		if (mnl_attr_get_type(a) == TCA_KIND)
+			kind = a;
+		else if (mnl_attr_get_type(a) == TCA_STATS2)
+			stats = a;
+	}
+	red = kind && !strcmp(mnl_attr_get_str(kind), "red");
+	if (!red || !stats)
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(st, stats) {
+		if (mnl_attr_get_type(st) == TCA_STATS_QUEUE &&
+		    mnl_attr_get_payload_len(st) >= sizeof(struct gnet_stats_queue))
+			sum->dropped += ((const struct gnet_stats_queue *)
+						 mnl_attr_get_payload(st))->drops;
+		else if (mnl_attr_get_type(st) == TCA_STATS_APP &&
+			 mnl_attr_get_payload_len(st) >= sizeof(struct tc_red_xstats))
+			sum->marked += ((const struct tc_red_xstats *)
+						mnl_attr_get_payload(st))->marked;
+	}
+	return MNL_CB_OK;
+}
+
+/* Add the RED qdiscs of the current network namespace to @sum. */
+static int red_dump(struct red_sum *sum)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	unsigned int seq = 1, portid;
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct tcmsg *tcm;
+	int ret = 0;
+
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		ret = -errno;
+		goto close_sock;
+	}
+	portid = mnl_socket_get_portid(nl);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETQDISC;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		goto close_sock;
+	}
+	do {
+		ssize_t n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		ret = mnl_cb_run(buf, (size_t)n, seq, portid, red_cb, sum);
+		if (ret < 0)
+			ret = -errno;
+	} while (ret > 0);
+close_sock:
+	mnl_socket_close(nl);
+	return ret < 0 ? ret : 0;
+}
+
+static int cmd_redstat(int argc, char **argv)
+{
+	struct red_sum sum = { 0 };
+	int i, err;
+
+	if (argc < 2)
+		die("usage: labctl redstat NS...");
+	for (i = 1; i < argc; i++) {
+		err = spritz_netns_enter(argv[i]);
+		if (err)
+			die("failed to enter netns %s: %s", argv[i], strerror(-err));
+		err = red_dump(&sum);
+		if (err)
+			die("failed to dump the qdiscs of %s: %s", argv[i], strerror(-err));
+	}
+	printf("%llu %llu\n", sum.marked, sum.dropped);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- sysctl */
+
+/* Write @kv ("net.core.x=1") to /proc/sys of the current netns; with
+ * @dry, only check that it could. */
+static int sysctl_set(const char *kv, int dry)
+{
+	const char *eq = strchr(kv, '=');
+	char path[256];
+	size_t i, n;
+	int fd, err = 0;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(path) - 10)
+		return -EINVAL;
+	n = (size_t)snprintf(path, sizeof(path), "/proc/sys/%.*s", (int)(eq - kv), kv);
+	for (i = 10; i < n; i++)
+		if (path[i] == '.')
+			path[i] = '/';
+	if (dry)
+		return access(path, W_OK) ? -errno : 0;
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, eq + 1, strlen(eq + 1)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int cmd_sysctl(int argc, char **argv)
+{
+	int i, k, sep, err;
+
+	for (sep = 1; sep < argc && strcmp(argv[sep], "--"); sep++)
+		;
+	if (sep == 1 || sep >= argc - 1)
+		die("usage: labctl sysctl NS... -- KEY=VALUE...");
+	for (k = sep + 1; k < argc; k++)
+		if (!strchr(argv[k], '=') || argv[k][0] == '=')
+			die("failed to parse \"%s\": expected KEY=VALUE", argv[k]);
+	/* every namespace and key checked before anything is written */
+	for (i = 1; i < sep; i++) {
+		err = spritz_netns_enter(argv[i]);
+		if (err)
+			die("failed to enter netns %s: %s", argv[i], strerror(-err));
+		for (k = sep + 1; k < argc; k++) {
+			err = sysctl_set(argv[k], 1);
+			if (err)
+				die("failed to set %s in %s: %s", argv[k], argv[i], strerror(-err));
+		}
+	}
+	for (i = 1; i < sep; i++) {
+		err = spritz_netns_enter(argv[i]);
+		for (k = sep + 1; !err && k < argc; k++)
+			err = sysctl_set(argv[k], 0);
+		if (err)
+			die("failed to set the sysctls in %s: %s", argv[i], strerror(-err));
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ send */
 
 static int cmd_send(int argc, char **argv)
@@ -790,11 +958,12 @@ int main(int argc, char **argv)
 		{ "plan", cmd_plan },	    { "load", cmd_load }, { "mode", cmd_mode },
 		{ "fail", cmd_fail },	    { "counters", cmd_counters },
 		{ "send", cmd_send },	    { "tcpstat", cmd_tcpstat },
+		{ "redstat", cmd_redstat }, { "sysctl", cmd_sysctl },
 	};
 	size_t i;
 
 	if (argc < 2)
-		die("usage: labctl plan|load|mode|fail|counters|send|tcpstat ... (lab/labctl.c)");
+		die("usage: labctl plan|load|mode|fail|counters|send|tcpstat|redstat|sysctl ... (lab/labctl.c)");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);

@@ -6,7 +6,8 @@
 # the knobs line), lab/run --report on a fixture directory (the counters
 # and the per-tag figures in results.json are the fixture's sums), and
 # flowgen gen's scenarios as flow-list tables (flows per tag, sizes,
-# pairs, start times; the web search's receivers and load).
+# pairs, start times; the web search's receivers and load), labctl
+# sysctl in two network namespaces (a table).
 #
 # Usage: selftests/lab/host.sh [CASE...]
 
@@ -240,6 +241,41 @@ test_report_monitored()
 	return $bad
 }
 
+# labctl sysctl NS... -- K=V...: arguments <TAB> exit <TAB> error (- none) <TAB>
+# tcp_reordering in both namespaces after (they start at 3).  A bad key,
+# a missing namespace or a malformed pair changes nothing anywhere.
+SYSCTL_CASES=$(cat <<'EOF'
+A B -- net.ipv4.tcp_reordering=100 net.core.txrehash=0	0	-	100 100
+A B -- net.ipv4.tcp_reordering=50 net.ipv4.no_such_knob=1	1	failed to set net.ipv4.no_such_knob=1	3 3
+A C -- net.ipv4.tcp_reordering=50	1	failed to enter netns	3 3
+A B -- net.ipv4.tcp_reordering	1	expected KEY=VALUE	3 3
+A B --	1	usage	3 3
+EOF
+)
+
+test_labctl_sysctl()
+{
+	local args rc pat want got a b bad=0 ns=()
+	a=spritz-lh-$$-a b=spritz-lh-$$-b
+	ip netns add "$a" 2>/dev/null && ip netns add "$b" ||
+		{ ip netns del "$a" 2>/dev/null; echo "cannot create network namespaces"; return 4; }
+	while IFS=$'\t' read -r args rc pat want; do
+		ip netns exec "$a" sysctl -qw net.ipv4.tcp_reordering=3
+		ip netns exec "$b" sysctl -qw net.ipv4.tcp_reordering=3
+		ns=(${args//A/$a})
+		ns=("${ns[@]//B/$b}")
+		ns=("${ns[@]//C/spritz-lh-$$-none}")
+		[ "$pat" != - ] || pat=
+		expect "$rc" "$pat" "$LABCTL" sysctl "${ns[@]}" || bad=1
+		got="$(ip netns exec "$a" sysctl -n net.ipv4.tcp_reordering) $(ip netns exec "$b" \
+			sysctl -n net.ipv4.tcp_reordering)"
+		[ "$got" = "$want" ] || { echo "$args: tcp_reordering $got, want $want"; bad=1; }
+	done <<< "$SYSCTL_CASES"
+	ip netns del "$a"
+	ip netns del "$b"
+	return $bad
+}
+
 gen() { "$FLOWGEN" gen "$DF" "$@"; }
 
 # TAG's flows of a list: count, distinct sizes, distinct start times.
@@ -348,6 +384,6 @@ test_gen_websearch()
 	return $bad
 }
 
-cases=(plan_knobs report_counters report_seeds report_monitored gen_collectives gen_incast gen_websearch)
+cases=(plan_knobs report_counters report_seeds report_monitored labctl_sysctl gen_collectives gen_incast gen_websearch)
 [ $# -gt 0 ] && cases=("$@")
 ktap_run_cases "${cases[@]}"
