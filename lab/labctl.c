@@ -35,9 +35,9 @@
  * /proc/net/netstat summed over the network namespaces NS (/run/netns/NS)
  * as one JSON object with nstat's names (TcpRetransSegs,
  * TcpExtTCPSACKReorder, ...), in one process.
- * redstat prints "MARKED DROPPED": the ECN marks and drops of every RED
- * qdisc in the namespaces NS, summed (what tc -s qdisc shows), in one
- * process.  sysctl sets each KEY (sysctl's dotted name) to VALUE in
+ * redstat prints "MARKED DROPPED QDISCS": the ECN marks and drops of
+ * every RED qdisc in the namespaces NS, summed (what tc -s qdisc shows),
+ * and how many there are, in one process.  sysctl sets each KEY (sysctl's dotted name) to VALUE in
  * every namespace NS, in one process.
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
@@ -666,6 +666,7 @@ static int cmd_tcpstat(int argc, char **argv)
 
 struct red_sum {
 	unsigned long long marked, dropped;
+	unsigned int qdiscs;
 };
 
 /* One qdisc of a dump: a RED qdisc's marks (xstats) and drops (queue). */
@@ -684,6 +685,7 @@ static int red_cb(const struct nlmsghdr *nlh, void *data)
 	red = kind && !strcmp(mnl_attr_get_str(kind), "red");
 	if (!red || !stats)
 		return MNL_CB_OK;
+	sum->qdiscs++;
 	mnl_attr_for_each_nested(st, stats) {
 		if (mnl_attr_get_type(st) == TCA_STATS_QUEUE &&
 		    mnl_attr_get_payload_len(st) >= sizeof(struct gnet_stats_queue))
@@ -756,7 +758,7 @@ static int cmd_redstat(int argc, char **argv)
 		if (err)
 			die("failed to dump the qdiscs of %s: %s", argv[i], strerror(-err));
 	}
-	printf("%llu %llu\n", sum.marked, sum.dropped);
+	printf("%llu %llu %u\n", sum.marked, sum.dropped, sum.qdiscs);
 	return 0;
 }
 

@@ -60,7 +60,22 @@ test_permutation()
 	local got
 	got=$("$SPRITZ_OUT/lab/labctl" counters | jq '[.tx[] | select(.type == "host") | .bytes] | add')
 	echo "host ports sent $got bytes"
-	[ "$got" -ge $((6 * SIZE)) ]
+	[ "$got" -ge $((6 * SIZE)) ] || return 1
+	# labctl redstat (lab/run's ECN marks and queue drops) sums what tc
+	# shows for every RED qdisc of the fabric, and counts them
+	local ns tcsum red
+	tcsum=$(for ns in $(ip netns list | awk '$1 ~ /^(sw[0-9]+|h[0-9]+-[0-9]+)$/ { print $1 }'); do
+			tc -s -n "$ns" qdisc show
+		done | awk '/^qdisc red/ { red = 1; n++; next } /^qdisc/ { red = 0 }
+		red && /Sent/ { gsub(/[(,]/, " "); for (i = 1; i < NF; i++) if ($i == "dropped") d += $(i + 1) }
+		red && /marked/ { for (i = 1; i < NF; i++) if ($i == "marked") m += $(i + 1) }
+		END { printf "%d %d %d\n", m, d, n }')
+	# shellcheck disable=SC2046 # one argument per namespace
+	red=$("$SPRITZ_OUT/lab/labctl" redstat $(awk '$1 == "switch" { print $3 }
+		$1 == "host" { print $4 }' /run/spritz-lab/plan))
+	echo "RED qdiscs: marked, dropped, count: $red"
+	[ "$red" = "$tcsum" ] && [ "${red##* }" -gt 0 ] ||
+		{ echo "labctl redstat '$red', tc -s '$tcsum'"; return 1; }
 }
 
 test_bad_input()
@@ -119,20 +134,6 @@ test_run_schema()
 			"$DIR/run/hostctr-ecmp.json")"; return 1; }
 	grep -q '^| scout | [0-9]* | .* | [0-9]*/[0-9]*/[0-9]*/[0-9]* | ' "$DIR/run/results.md" ||
 		{ echo "results.md: no counters row for scout"; return 1; }
-	# labctl redstat (results' ECN marks and queue drops) sums what tc
-	# shows for every RED qdisc of the fabric, and the runs marked
-	local ns tcsum red
-	tcsum=$(for ns in $(ip netns list | awk '$1 ~ /^(sw[0-9]+|h[0-9]+-[0-9]+)$/ { print $1 }'); do
-			tc -s -n "$ns" qdisc show
-		done | awk '/^qdisc red/ { red = 1; next } /^qdisc/ { red = 0 }
-		red && /Sent/ { gsub(/[(,]/, " "); for (i = 1; i < NF; i++) if ($i == "dropped") d += $(i + 1) }
-		red && /marked/ { for (i = 1; i < NF; i++) if ($i == "marked") m += $(i + 1) }
-		END { printf "%d %d\n", m, d }')
-	# shellcheck disable=SC2046 # one argument per namespace
-	red=$("$SPRITZ_OUT/lab/labctl" redstat $(awk '$1 == "switch" { print $3 }
-		$1 == "host" { print $4 }' /run/spritz-lab/plan))
-	[ "$red" = "$tcsum" ] && [ "${red%% *}" -gt 0 ] ||
-		{ echo "labctl redstat '$red', tc -s '$tcsum'"; return 1; }
 	# TCP's timers at the paper's ratio on every host: the minimum RTO
 	# 13.7 plan RTTs (13-14 x the plan's RTT), an ACK per packet, on the
 	# IPv6 and the IPv4 default route alike
