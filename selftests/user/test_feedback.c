@@ -454,18 +454,23 @@ static void test_sack_lost(void)
  * still become TIMEOUTs at the flow timeout, while the other paths
  * deliver: failover in RTTs, without TCP's RTO.
  */
+/* Sends on E1, E2, E3 twice; the first E1 send a SACK hole TCP counts
+ * lost, the second still pending (dead_path, reordered). */
+#define TWO_E1_SENDS                                                                            \
+	TX(0, 1000, 100, E1, "", "", NULL), TX(100 * US, 1100, 100, E2, "", "", NULL),          \
+		TX(200 * US, 1200, 100, E3, "", "", NULL),                                      \
+		TX(300 * US, 1300, 100, E1, "", "", NULL),                                      \
+		TX(400 * US, 1400, 100, E2, "", "", NULL),                                      \
+		TX(500 * US, 1500, 100, E3, "", "", NULL),                                      \
+		RXS(1000 * US, F_A, 1000, 2, B(1100, 1300, 1400, 1600),                         \
+		    "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",                            \
+		    "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1",                       \
+		    "una=1000 nxt=1600 pend=1")
+
 static void test_dead_path(void)
 {
 	static const struct step t[] = {
-		TX(0, 1000, 100, E1, "", "", NULL),
-		TX(100 * US, 1100, 100, E2, "", "", NULL),
-		TX(200 * US, 1200, 100, E3, "", "", NULL),
-		TX(300 * US, 1300, 100, E1, "", "", NULL),
-		TX(400 * US, 1400, 100, E2, "", "", NULL),
-		TX(500 * US, 1500, 100, E3, "", "", NULL),
-		RXS(1000 * US, F_A, 1000, 2, B(1100, 1300, 1400, 1600),
-		    "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
-		    "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1", "una=1000 nxt=1600 pend=1"),
+		TWO_E1_SENDS,
 		/* TCP repairs both E1 sends on other paths, long before its RTO */
 		TX(1100 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
 		TX(1200 * US, 1300, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
@@ -485,15 +490,7 @@ static void test_dead_path(void)
 	 * arrive after TCP's repairs left (RACK), the receiver reports the
 	 * repairs' copies as duplicates */
 	static const struct step reordered[] = {
-		TX(0, 1000, 100, E1, "", "", NULL),
-		TX(100 * US, 1100, 100, E2, "", "", NULL),
-		TX(200 * US, 1200, 100, E3, "", "", NULL),
-		TX(300 * US, 1300, 100, E1, "", "", NULL),
-		TX(400 * US, 1400, 100, E2, "", "", NULL),
-		TX(500 * US, 1500, 100, E3, "", "", NULL),
-		RXS(1000 * US, F_A, 1000, 2, B(1100, 1300, 1400, 1600),
-		    "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
-		    "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1", "una=1000 nxt=1600 pend=1"),
+		TWO_E1_SENDS,
 		TX(1100 * US, 1000, 100, E2, "", "eg_retrans=1", NULL),
 		TX(1200 * US, 1300, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
 		/* the first copies: everything acknowledged, before the repairs
