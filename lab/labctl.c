@@ -37,8 +37,8 @@
  * TcpExtTCPSACKReorder, ...), in one process.
  * redstat prints "MARKED DROPPED QDISCS": the ECN marks and drops of
  * every RED qdisc in the namespaces NS, summed (what tc -s qdisc shows),
- * and how many there are, in one process.  sysctl sets each KEY (sysctl's dotted name) to VALUE in
- * every namespace NS, in one process.
+ * and how many there are, in one process.  sysctl sets each KEY
+ * (sysctl's dotted name) to VALUE in every namespace NS, in one process.
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
@@ -65,10 +65,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <jansson.h>
-#include <libmnl/libmnl.h>
 #include <linux/gen_stats.h>
 #include <linux/pkt_sched.h>
-#include <linux/rtnetlink.h>
 
 #include <spritz/defaults.h>
 #include <spritz/knobs.h>
@@ -699,50 +697,6 @@ static int red_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* Add the RED qdiscs of the current network namespace to @sum. */
-static int red_dump(struct red_sum *sum)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	unsigned int seq = 1, portid;
-	struct mnl_socket *nl;
-	struct nlmsghdr *nlh;
-	struct tcmsg *tcm;
-	int ret = 0;
-
-	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
-		goto close_sock;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETQDISC;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
-	tcm->tcm_family = AF_UNSPEC;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		ret = -errno;
-		goto close_sock;
-	}
-	do {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-
-		if (n < 0) {
-			ret = -errno;
-			break;
-		}
-		ret = mnl_cb_run(buf, (size_t)n, seq, portid, red_cb, sum);
-		if (ret < 0)
-			ret = -errno;
-	} while (ret > 0);
-close_sock:
-	mnl_socket_close(nl);
-	return ret < 0 ? ret : 0;
-}
-
 static int cmd_redstat(int argc, char **argv)
 {
 	struct red_sum sum = { 0 };
@@ -754,7 +708,8 @@ static int cmd_redstat(int argc, char **argv)
 		err = spritz_netns_enter(argv[i]);
 		if (err)
 			die("failed to enter netns %s: %s", argv[i], strerror(-err));
-		err = red_dump(&sum);
+		err = spritz_tc_dump(RTM_GETQDISC, &(struct tcmsg){ .tcm_family = AF_UNSPEC },
+				     red_cb, &sum);
 		if (err)
 			die("failed to dump the qdiscs of %s: %s", argv[i], strerror(-err));
 	}

@@ -191,26 +191,13 @@ enum spritz_attach_mode spritz_attached(int ifindex, enum spritz_hook hook, cons
 	return tc_present(ifindex, hook) > 0 ? SPRITZ_ATTACH_CLSACT : SPRITZ_ATTACH_NONE;
 }
 
-struct count_ctx {
-	int n;
-};
-
-static int count_cb(const struct nlmsghdr *nlh, void *data)
-{
-	(void)nlh;
-	((struct count_ctx *)data)->n++;
-	return MNL_CB_OK;
-}
-
-/* Filters under clsact's hook (any owner); <0 on error. */
-static int count_filters(int ifindex, enum spritz_hook hook)
+int spritz_tc_dump(int type, const struct tcmsg *req, mnl_cb_t cb, void *data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct count_ctx ctx = { 0 };
+	unsigned int seq = (unsigned int)time(NULL), portid;
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	struct tcmsg *tcm;
-	unsigned int seq = (unsigned int)time(NULL), portid;
 	int ret;
 
 	nl = mnl_socket_open(NETLINK_ROUTE);
@@ -218,41 +205,55 @@ static int count_filters(int ifindex, enum spritz_hook hook)
 		return -errno;
 	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		ret = -errno;
-		goto out;
+		goto close_sock;
 	}
 	portid = mnl_socket_get_portid(nl);
 	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETTFILTER;
+	nlh->nlmsg_type = (__u16)type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	nlh->nlmsg_seq = seq;
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
-	tcm->tcm_family = AF_UNSPEC;
-	tcm->tcm_ifindex = ifindex;
-	tcm->tcm_parent = TC_H_MAKE(TC_H_CLSACT, hook == SPRITZ_HOOK_EGRESS ?
-							 TC_H_MIN_EGRESS : TC_H_MIN_INGRESS);
+	*tcm = *req;
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
 		ret = -errno;
-		goto out;
+		goto close_sock;
 	}
-	for (;;) {
+	do {
 		ssize_t n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 
 		if (n < 0) {
 			ret = -errno;
-			goto out;
-		}
-		ret = mnl_cb_run(buf, (size_t)n, seq, portid, count_cb, &ctx);
-		if (ret < 0) {
-			ret = -errno;
-			goto out;
-		}
-		if (ret == MNL_CB_STOP)
 			break;
-	}
-	ret = ctx.n;
-out:
+		}
+		ret = mnl_cb_run(buf, (size_t)n, seq, portid, cb, data);
+		if (ret < 0)
+			ret = -errno;
+	} while (ret > 0);
+close_sock:
 	mnl_socket_close(nl);
-	return ret;
+	return ret < 0 ? ret : 0;
+}
+
+static int count_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(*(int *)data)++;
+	return MNL_CB_OK;
+}
+
+/* Filters under clsact's hook (any owner); <0 on error. */
+static int count_filters(int ifindex, enum spritz_hook hook)
+{
+	struct tcmsg req = {
+		.tcm_family = AF_UNSPEC,
+		.tcm_ifindex = ifindex,
+		.tcm_parent = TC_H_MAKE(TC_H_CLSACT, hook == SPRITZ_HOOK_EGRESS ? TC_H_MIN_EGRESS :
+										   TC_H_MIN_INGRESS),
+	};
+	int n = 0, err;
+
+	err = spritz_tc_dump(RTM_GETTFILTER, &req, count_cb, &n);
+	return err ? err : n;
 }
 
 int spritz_detach(int ifindex, enum spritz_hook hook, const char *pin_dir)

@@ -19,6 +19,9 @@
 
 #include <stdbool.h>
 
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
 struct bpf_object;
 
 enum spritz_hook {
@@ -58,6 +61,13 @@ int spritz_attach(int prog_fd, int ifindex, enum spritz_hook hook, const char *p
  * a pinned tcx link whose device is gone counts as nothing).
  */
 enum spritz_attach_mode spritz_attached(int ifindex, enum spritz_hook hook, const char *pin_dir);
+
+/*
+ * Dump the traffic-control objects of message @type (RTM_GETQDISC,
+ * RTM_GETTFILTER, ...) that @req selects, in the calling thread's network
+ * namespace, calling @cb with @data for each.  0 or -errno.
+ */
+int spritz_tc_dump(int type, const struct tcmsg *req, mnl_cb_t cb, void *data);
 
 /* Detach whatever spritz_attach() attached there; nothing attached is not an error. */
 int spritz_detach(int ifindex, enum spritz_hook hook, const char *pin_dir);
