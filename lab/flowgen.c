@@ -24,8 +24,10 @@
  * sender's EOF before the deadline; its FCT runs from the sender's
  * connect() to the receiver's last byte (CLOCK_MONOTONIC, one clock for
  * every namespace).  Retransmissions are TCP_INFO tcpi_total_retrans of
- * the sender's socket when the flow ends or the deadline passes.  The
- * result is JSON (libjansson), on stdout or in FILE.
+ * the sender's socket when the flow ends or the deadline passes; an
+ * unfinished flow also has the socket's TCP state then (tcp_state:
+ * "syn_sent" is a handshake that never completed).  The result is JSON
+ * (libjansson), on stdout or in FILE.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -69,6 +71,7 @@ struct flow {
 	long long rx_bytes;
 	int rx_eof, tx_done, started;
 	unsigned int retrans;
+	int tcp_state;			/* sender's TCP_INFO tcpi_state, -1 = closed */
 	char err[96];
 };
 
@@ -885,12 +888,15 @@ static void report_sender(FILE *out, struct sflow *f, const char *err)
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
 	unsigned int retrans = 0;
+	int state = -1;
 
 	memset(&ti, 0, sizeof(ti));
-	if (f->fd >= 0 && !getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+	if (f->fd >= 0 && !getsockopt(f->fd, IPPROTO_TCP, TCP_INFO, &ti, &len)) {
 		retrans = ti.tcpi_total_retrans;
-	fprintf(out, "S %d %lld %u %d %s\n", f->id, f->t_start, retrans, f->state == 4,
-		err ? err : "-");
+		state = ti.tcpi_state;
+	}
+	fprintf(out, "S %d %lld %u %d %d %s\n", f->id, f->t_start, retrans, f->state == 4,
+		state, err ? err : "-");
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
@@ -1041,12 +1047,27 @@ static void sender(int ns, long long t0, FILE *out, long long deadline)
 	exit(0);
 }
 
+/* The name of TCP state @st (tcpi_state) for the results, NULL if none. */
+static const char *tcp_state_name(int st)
+{
+	static const char *const names[] = {
+		[TCP_ESTABLISHED] = "established", [TCP_SYN_SENT] = "syn_sent",
+		[TCP_SYN_RECV] = "syn_recv",	   [TCP_FIN_WAIT1] = "fin_wait1",
+		[TCP_FIN_WAIT2] = "fin_wait2",	   [TCP_TIME_WAIT] = "time_wait",
+		[TCP_CLOSE] = "close",		   [TCP_CLOSE_WAIT] = "close_wait",
+		[TCP_LAST_ACK] = "last_ack",	   [TCP_LISTEN] = "listen",
+		[TCP_CLOSING] = "closing",
+	};
+
+	return st > 0 && st < (int)(sizeof(names) / sizeof(names[0])) ? names[st] : NULL;
+}
+
 static void collect(FILE *f)
 {
 	char line[256], err[96];
 	long long a, b;
 	unsigned int u;
-	int id, x;
+	int id, x, ts;
 
 	rewind(f);
 	while (fgets(line, sizeof(line), f)) {
@@ -1055,9 +1076,10 @@ static void collect(FILE *f)
 			flows[id].rx_bytes = a;
 			flows[id].t_end = b;
 			flows[id].rx_eof = x;
-		} else if (sscanf(line, "S %d %lld %u %d %95s", &id, &a, &u, &x, err) == 5 &&
+		} else if (sscanf(line, "S %d %lld %u %d %d %95s", &id, &a, &u, &x, &ts, err) == 6 &&
 			   id >= 0 && id < nflows) {
 			flows[id].t_start = a;
+			flows[id].tcp_state = ts;
 			flows[id].started = a > 0;
 			flows[id].retrans = u;
 			flows[id].tx_done = x;
@@ -1190,6 +1212,9 @@ static int cmd_run(int argc, char **argv)
 				    fin ? json_integer((f->t_end - f->t_start) / 1000) : json_null());
 		if (f->err[0])
 			json_object_set_new(o, "error", json_string(f->err));
+		if (!fin && f->started && tcp_state_name(f->tcp_state))
+			json_object_set_new(o, "tcp_state",
+					    json_string(tcp_state_name(f->tcp_state)));
 		json_array_append_new(arr, o);
 	}
 	root = json_pack("{s:I,s:i,s:i,s:o}", "deadline_us", (json_int_t)(deadline_s * 1e6),

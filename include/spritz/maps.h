@@ -101,9 +101,20 @@ struct spritz_flow_key {
 
 /*
  * In-flight ring: the last SPRITZ_RING_SIZE data sends of a TCP flow,
- * kept and read by the feedback core (feedback.h).
+ * kept and read by the feedback core (feedback.h).  It must hold a
+ * flow's window of sends, or sends go unrecorded (eg_ring_overrun).  In
+ * the datapath a send is a GSO packet (up to 64 KiB; TCP sizes them to
+ * about 1 ms of its rate), so 16 records cover more than a window at any
+ * rate; a simulator that sends packet by packet builds with a ring of a
+ * window of packets (-DSPRITZ_RING_SIZE=N, a power of two; sim.rst).
+ * Memory: 24 B per record, in every flow's value.
  */
-#define SPRITZ_RING_SIZE 16 /* power of two */
+#ifndef SPRITZ_RING_SIZE
+#define SPRITZ_RING_SIZE 16
+#endif
+#if SPRITZ_RING_SIZE < 2 || SPRITZ_RING_SIZE > 4096 || (SPRITZ_RING_SIZE & (SPRITZ_RING_SIZE - 1))
+#error "SPRITZ_RING_SIZE must be a power of two in 2..4096"
+#endif
 #define SPRITZ_RING_MASK (SPRITZ_RING_SIZE - 1)
 
 /* spritz_inflight.state */

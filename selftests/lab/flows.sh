@@ -196,7 +196,8 @@ test_gen()
 
 # Links down (--fail-mode down; seed 2 takes two of the six, which some
 # minimal paths cross): flows that cannot finish are counted in
-# results.json at their time from start to the deadline.
+# results.json at their time from start to the deadline, and their TCP
+# state says the handshake never completed.
 test_unfinished()
 {
 	"$FABRIC" down
@@ -208,6 +209,12 @@ test_unfinished()
 	jq -e '([.flows[] | select(.finished | not)] | length > 0) and
 		([.flows[] | select(.finished)] | length > 0)' "$f" >/dev/null ||
 		{ echo "want finished and unfinished flows: $(jq -c '[.flows[].finished]' "$f")"; return 1; }
+	# minimal routes are fixed and a link down fails both directions: an
+	# unfinished flow never completed its handshake, and says so
+	jq -e '[.flows[] | select(.finished | not) | .tcp_state] | all(. == "syn_sent")' "$f" \
+		>/dev/null && jq -e '[.flows[] | select(.finished) | has("tcp_state")] | any | not' \
+		"$f" >/dev/null ||
+		{ echo "tcp_state: $(jq -c '[.flows[] | [.finished, .tcp_state]]' "$f")"; return 1; }
 	# the summary from the per-flow data, unfinished flows included
 	jq -e --slurpfile r "$r" '.deadline_us as $d |
 		[.flows[] | if .finished then .fct_us else $d - .start_us end] as $c |
