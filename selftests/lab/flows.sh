@@ -5,7 +5,8 @@
 # Dragonfly p=1, a=2, h=1, switch mode ECMP.  A permutation (every host
 # sends one flow to a host of another group) must finish with every byte
 # received; the results.json of lab/run must have the documented schema and
-# agree with the per-flow results, and every host's default routes carry
+# agree with the per-flow results, no host caches TCP metrics between
+# runs, and every host's default routes carry
 # TCP's timers at the paper's ratio (rto_min, quickack); flowgen must refuse bad flow lists and
 # change nothing, and generate the motivational scenario's flow counts,
 # sizes and start.  lab/run with nearly every link down: unfinished flows
@@ -55,6 +56,13 @@ test_permutation()
 	"$FLOWGEN" gen "$TOPO" --scenario permutation --size $SIZE --seed 2 > "$DIR/flows" || return 1
 	"$FLOWGEN" run "$DIR/flows" --deadline 60 --out "$DIR/out.json" || return 1
 	flows_ok "$DIR/out.json" || return 1
+	# No host kept TCP metrics of its closed connections: the next run
+	# of a flow list starts from the same state (lab/fabric)
+	local ns cached=
+	for ns in $(ip netns list | awk '$1 ~ /^h[0-9]+-[0-9]+$/ { print $1 }'); do
+		[ -z "$(ip -n "$ns" tcp_metrics show 2>&1)" ] || cached+=" $ns"
+	done
+	[ -z "$cached" ] || { echo "TCP metrics cached in$cached"; return 1; }
 	# Every flow crossed the fabric: the destinations' host ports sent at
 	# least SIZE bytes each.
 	local got
@@ -63,7 +71,7 @@ test_permutation()
 	[ "$got" -ge $((6 * SIZE)) ] || return 1
 	# labctl redstat (lab/run's ECN marks and queue drops) sums what tc
 	# shows for every RED qdisc of the fabric, and counts them
-	local ns tcsum red
+	local tcsum red
 	tcsum=$(for ns in $(ip netns list | awk '$1 ~ /^(sw[0-9]+|h[0-9]+-[0-9]+)$/ { print $1 }'); do
 			tc -s -n "$ns" qdisc show
 		done | awk '/^qdisc red/ { red = 1; n++; next } /^qdisc/ { red = 0 }
