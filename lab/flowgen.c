@@ -6,7 +6,8 @@
  *	flowgen gen TOPO --scenario NAME --size BYTES [--seed N] [--per-host N]
  *	            [--start US] [--members M] [--parallel N] [--round US]
  *	            [--rate MBIT] [--load L] [--duration US] [--max-senders N]
- *	flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] [--out FILE]
+ *	flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] [--stop-tag TAG]
+ *	            [--out FILE]
  *
  * gen prints a flow list for a scenario (motivational, permutation,
  * adversarial, incast, allreduce-ring, allreduce-butterfly, alltoall,
@@ -23,7 +24,9 @@
  * close.  A flow is finished when its receiver read SIZE bytes and the
  * sender's EOF before the deadline; its FCT runs from the sender's
  * connect() to the receiver's last byte (CLOCK_MONOTONIC, one clock for
- * every namespace).  Retransmissions are TCP_INFO tcpi_total_retrans of
+ * every namespace).  With --stop-tag the run ends as soon as every flow
+ * with that tag finished (the motivational scenario's monitored flow, as
+ * the paper measures it), or at the deadline.  Retransmissions are TCP_INFO tcpi_total_retrans of
  * the sender's socket when the flow ends or the deadline passes; an
  * unfinished flow also has the socket's TCP state then (tcp_state:
  * "syn_sent" is a handshake that never completed).  The result is JSON
@@ -782,6 +785,31 @@ static int poll_ms(long long until_ns)
 	return d > 1000 ? 1000 : (int)d;
 }
 
+/*
+ * --stop-tag: the parent sends SIGUSR1 to every child once the tagged
+ * flows finished.  Children keep it blocked except inside ppoll(), so it
+ * cannot fall between their check of stop_now and the wait.
+ */
+static volatile sig_atomic_t stop_now;
+static sigset_t poll_mask;	/* the mask while waiting: SIGUSR1 open */
+static const char *stop_tag;
+static int stop_wfd = -1;	/* senders: one byte per tagged flow finished */
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_now = 1;
+}
+
+/* Wait for @pfd until @until_ns (at most 1 s); SIGUSR1 ends the wait. */
+static int wait_fds(struct pollfd *pfd, int n, long long until_ns)
+{
+	int ms = poll_ms(until_ns);
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	return ppoll(pfd, n, &ts, &poll_mask);
+}
+
 struct rconn {
 	int fd;
 	unsigned char hdr[FG_HDR];
@@ -816,14 +844,17 @@ static void receiver(int ns, int port, int readyfd, FILE *out, long long deadlin
 	if (write(readyfd, "r", 1) != 1)
 		die("failed to signal readiness: %s", strerror(errno));
 	close(readyfd);
-	while (done < expected && now_ns() < deadline) {
+	while (done < expected && now_ns() < deadline && !stop_now) {
 		int np = 0;
 
 		pfd[np].fd = lfd, pfd[np++].events = POLLIN;
 		for (i = 0; i < n; i++)
 			pfd[np].fd = c[i].fd, pfd[np++].events = c[i].fd >= 0 ? POLLIN : 0;
-		if (poll(pfd, np, poll_ms(deadline)) < 0 && errno != EINTR)
-			die("%s: failed to poll: %s", ns_name[ns], strerror(errno));
+		if (wait_fds(pfd, np, deadline) < 0) {
+			if (errno != EINTR)
+				die("%s: failed to poll: %s", ns_name[ns], strerror(errno));
+			continue;
+		}
 		if (pfd[0].revents & POLLIN) {
 			int fd;
 
@@ -926,7 +957,7 @@ static void sender(int ns, long long t0, FILE *out, long long deadline)
 			n++;
 		}
 	active = n;
-	while (active && now_ns() < deadline) {
+	while (active && now_ns() < deadline && !stop_now) {
 		long long next = deadline, t = now_ns();
 		int np = 0;
 
@@ -968,8 +999,11 @@ static void sender(int ns, long long t0, FILE *out, long long deadline)
 			pfd[i].revents = 0;
 			np++;
 		}
-		if (poll(pfd, np, poll_ms(next)) < 0 && errno != EINTR)
-			die("%s: failed to poll: %s", ns_name[ns], strerror(errno));
+		if (wait_fds(pfd, np, next) < 0) {
+			if (errno != EINTR)
+				die("%s: failed to poll: %s", ns_name[ns], strerror(errno));
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			struct sflow *f = &s[i];
 
@@ -1036,13 +1070,18 @@ static void sender(int ns, long long t0, FILE *out, long long deadline)
 					f->state = 4;
 					report_sender(out, f, r == 0 ? NULL : "read_failed");
 					active--;
+					if (r == 0 && stop_tag && !strcmp(flows[f->id].tag, stop_tag) &&
+					    write(stop_wfd, "s", 1) != 1)
+						die("failed to signal a finished flow: %s",
+						    strerror(errno));
 				}
 			}
 		}
 	}
 	for (i = 0; i < n; i++)
 		if (s[i].state < 4)
-			report_sender(out, &s[i], s[i].state == 0 ? "not_started" : "deadline");
+			report_sender(out, &s[i], s[i].state == 0 ? "not_started" :
+						  stop_now ? "stopped" : "deadline");
 	fflush(out);
 	exit(0);
 }
@@ -1090,19 +1129,60 @@ static void collect(FILE *f)
 	fclose(f);
 }
 
+/* SIGUSR1 ends the children's runs (on_stop()); blocked outside ppoll(). */
+static void stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	if (sigprocmask(SIG_BLOCK, &block, &poll_mask) || sigaction(SIGUSR1, &sa, NULL))
+		die("failed to set up SIGUSR1: %s", strerror(errno));
+	sigdelset(&poll_mask, SIGUSR1);
+}
+
+/*
+ * Parent: read a byte from @fd per tagged flow that finished; once all
+ * @nstop did before @deadline, the time they did, else 0 (the run goes
+ * to its deadline; also when every sender exited first).
+ */
+static long long wait_stop(int fd, int nstop, long long deadline)
+{
+	int got = 0;
+
+	while (nstop && got < nstop && now_ns() < deadline) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char b;
+
+		int r = poll(&p, 1, poll_ms(deadline));
+
+		if (r < 0 && errno != EINTR)
+			die("failed to poll: %s", strerror(errno));
+		if (r <= 0)
+			continue;
+		if (read(fd, &b, 1) != 1)
+			break;
+		got++;
+	}
+	close(fd);
+	return nstop && got == nstop ? now_ns() : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "plan", required_argument, NULL, 'p' },
 		{ "port", required_argument, NULL, 'P' },
 		{ "deadline", required_argument, NULL, 'd' },
+		{ "stop-tag", required_argument, NULL, 't' },
 		{ "out", required_argument, NULL, 'o' },
 		{}
 	};
 	const char *plan = "/run/spritz-lab/plan", *outpath = NULL;
 	double deadline_s = 30;
-	int port = 5001, c, i, j, ready[2], nrx = 0, nfin = 0;
-	long long t0, deadline;
+	int port = 5001, c, i, j, ready[2], stop[2], nrx = 0, nfin = 0, nstop = 0;
+	long long t0, deadline, t_end;
 	FILE **res;
 	pid_t *pids;
 	int npids = 0;
@@ -1123,14 +1203,20 @@ static int cmd_run(int argc, char **argv)
 				die("failed to parse --deadline \"%s\": not a positive number of "
 				    "seconds", optarg);
 			break;
+		case 't': stop_tag = optarg; break;
 		case 'o': outpath = optarg; break;
 		default: return 2;
 		}
 	}
 	if (optind != argc - 1)
 		die("usage: flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] "
-		    "[--out FILE]");
+		    "[--stop-tag TAG] [--out FILE]");
 	read_flows(argv[optind], plan);
+	for (i = 0; stop_tag && i < nflows; i++)
+		nstop += !strcmp(flows[i].tag, stop_tag);
+	if (stop_tag && !nstop)
+		die("failed to use --stop-tag %s: no flow has it", stop_tag);
+	stop_signals();
 	for (i = 0; i < nflows; i++) {
 		if (flows[i].dst_sa.ss_family == AF_INET6)
 			((struct sockaddr_in6 *)&flows[i].dst_sa)->sin6_port = htons(port);
@@ -1144,8 +1230,9 @@ static int cmd_run(int argc, char **argv)
 	/* Start: after every receiver listens; margin for the fork storm. */
 	t0 = now_ns() + 500000000LL + 20000000LL * nns;
 	deadline = t0 + (long long)(deadline_s * 1e9);
-	if (pipe(ready))
+	if (pipe(ready) || pipe(stop))
 		die("failed to create pipe: %s", strerror(errno));
+	stop_wfd = stop[1];
 	fflush(NULL);
 	for (i = 0; i < nns; i++) {
 		for (j = 0; j < nflows && flows[j].dst_ns != i; j++)
@@ -1160,6 +1247,8 @@ static int cmd_run(int argc, char **argv)
 			die("failed to fork: %s", strerror(errno));
 		if (!pids[npids]) {
 			close(ready[0]);
+			close(stop[0]);
+			close(stop[1]);
 			receiver(i, port, ready[1], res[npids], deadline);
 		}
 		npids++;
@@ -1184,10 +1273,19 @@ static int cmd_run(int argc, char **argv)
 		pids[npids] = fork();
 		if (pids[npids] < 0)
 			die("failed to fork: %s", strerror(errno));
-		if (!pids[npids])
+		if (!pids[npids]) {
+			close(stop[0]);
 			sender(i, t0, res[npids], deadline);
+		}
 		npids++;
 	}
+	close(stop[1]);
+	t_end = wait_stop(stop[0], nstop, deadline);
+	if (t_end)
+		for (i = 0; i < npids; i++)
+			kill(pids[i], SIGUSR1);
+	else
+		t_end = deadline;
 	for (i = 0; i < npids; i++) {
 		int st;
 
@@ -1217,8 +1315,10 @@ static int cmd_run(int argc, char **argv)
 					    json_string(tcp_state_name(f->tcp_state)));
 		json_array_append_new(arr, o);
 	}
-	root = json_pack("{s:I,s:i,s:i,s:o}", "deadline_us", (json_int_t)(deadline_s * 1e6),
+	root = json_pack("{s:I,s:i,s:i,s:o}", "deadline_us", (json_int_t)((t_end - t0) / 1000),
 			 "flows_total", nflows, "finished", nfin, "flows", arr);
+	if (stop_tag)
+		json_object_set_new(root, "stop_tag", json_string(stop_tag));
 	if (outpath) {
 		if (json_dump_file(root, outpath, JSON_INDENT(1)))
 			die("failed to write %s: %s", outpath, strerror(errno));

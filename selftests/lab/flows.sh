@@ -8,7 +8,8 @@
 # agree with the per-flow results, no host caches TCP metrics between
 # runs, and every host's default routes carry
 # TCP's timers at the paper's ratio (rto_min, quickack); flowgen must refuse bad flow lists and
-# change nothing, and generate the motivational scenario's flow counts,
+# change nothing, end a run when its tagged flows finished (--stop-tag),
+# and generate the motivational scenario's flow counts,
 # sizes and start.  lab/run with nearly every link down: unfinished flows
 # are counted, at their time from start to the deadline.  results.json
 # has the hosts' TCP counters and Scout's datapath counters; the
@@ -96,12 +97,37 @@ test_bad_input()
 	expect 1 "failed to parse .* line 1" "$FLOWGEN" run "$DIR/bad2" || return 1
 	printf '0 fd00::1 fd00::1 1000 x\n' > "$DIR/bad3"
 	expect 1 "one host" "$FLOWGEN" run "$DIR/bad3" || return 1
+	printf '0 fd00::1 fd00:1::1 1000 x\n' > "$DIR/bad4"
+	expect 1 "failed to use --stop-tag m: no flow has it" "$FLOWGEN" run "$DIR/bad4" \
+		--stop-tag m || return 1
 	expect 1 "unknown scenario" "$FLOWGEN" gen "$TOPO" --scenario nope --size 1 || return 1
 	expect 2 "not a fraction" "$RUN" --topo "$TOPO" --scenario permutation \
 		--fail-links 2 --out "$DIR/never" || return 1
 	[ ! -e "$DIR/never" ] || { echo "lab/run created its --out on bad input"; return 1; }
 	after=$(ip netns list | wc -l)
 	[ "$before" = "$after" ] || { echo "namespaces changed: $before -> $after"; return 1; }
+}
+
+# flowgen run --stop-tag: the run ends when the tagged flow finished.  The
+# other flow, 100 MB on 20 Mbit/s links (40 s at line rate), cannot have
+# finished by then, whatever the machine's speed; it is reported stopped,
+# and the run's end (deadline_us) lies between the tagged flow's end and
+# the deadline.
+test_stop_tag()
+{
+	[ -s /run/spritz-lab/plan ] ||
+		"$FABRIC" up "$TOPO" --rate 20 --host-rate 40 --mode ecmp 2>&1 || return 1
+	printf '0 fd00::1 fd00:3::1 100000000 bg\n0 fd00:1::1 fd00:4::1 %d m\n' $SIZE \
+		> "$DIR/stop"
+	"$FLOWGEN" run "$DIR/stop" --deadline 60 --stop-tag m --out "$DIR/stop.json" || return 1
+	jq -e --argjson size $SIZE '.stop_tag == "m" and .deadline_us < 60000000 and
+		(.flows[] | select(.tag == "m") | .finished and .bytes == $size) and
+		(.flows[] | select(.tag == "m") | .fct_us) <= .deadline_us and
+		(.flows[] | select(.tag == "bg") | (.finished | not) and .error == "stopped" and
+			.bytes < 100000000 and .tcp_state == "established")' "$DIR/stop.json" \
+		>/dev/null || { jq -c . "$DIR/stop.json"; return 1; }
+	echo "run ended after $(jq .deadline_us "$DIR/stop.json") us," \
+		"$(jq '.flows[] | select(.tag == "bg") | .bytes' "$DIR/stop.json") background bytes"
 }
 
 test_run_schema()
@@ -286,6 +312,6 @@ test_spritz_blackhole()
 	[ $ok = 0 ] || { echo "no disable counts in 'spritzctl show paths'"; return 1; }
 }
 
-cases=(permutation bad_input gen run_schema unfinished spritz_blackhole)
+cases=(permutation bad_input stop_tag gen run_schema unfinished spritz_blackhole)
 [ $# -gt 0 ] && cases=("$@")
 ktap_run_cases "${cases[@]}"
