@@ -26,11 +26,11 @@
  * connect() to the receiver's last byte (CLOCK_MONOTONIC, one clock for
  * every namespace).  With --stop-tag the run ends as soon as every flow
  * with that tag finished (the motivational scenario's monitored flow, as
- * the paper measures it), or at the deadline.  Retransmissions are TCP_INFO tcpi_total_retrans of
- * the sender's socket when the flow ends or the deadline passes; an
- * unfinished flow also has the socket's TCP state then (tcp_state:
- * "syn_sent" is a handshake that never completed).  The result is JSON
- * (libjansson), on stdout or in FILE.
+ * the paper measures it), or at the deadline.  Retransmissions are
+ * TCP_INFO tcpi_total_retrans of the sender's socket when the flow ends
+ * or the run does; an unfinished flow also has the socket's TCP state
+ * then (tcp_state: "syn_sent" is a handshake that never completed).  The
+ * result is JSON (libjansson), on stdout or in FILE.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -1153,9 +1153,8 @@ static long long wait_stop(int fd, int nstop, long long deadline)
 
 	while (nstop && got < nstop && now_ns() < deadline) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		char b;
-
 		int r = poll(&p, 1, poll_ms(deadline));
+		char b;
 
 		if (r < 0 && errno != EINTR)
 			die("failed to poll: %s", strerror(errno));
@@ -1167,6 +1166,23 @@ static long long wait_stop(int fd, int nstop, long long deadline)
 	}
 	close(fd);
 	return nstop && got == nstop ? now_ns() : 0;
+}
+
+/*
+ * Wait for the @n children @pids (@what: sender or receiver), after
+ * SIGUSR1 if the run @stopped, and read their results @res.
+ */
+static void reap(const pid_t *pids, FILE **res, int n, const char *what, long long stopped)
+{
+	int i, st;
+
+	for (i = 0; stopped && i < n; i++)
+		kill(pids[i], SIGUSR1);
+	for (i = 0; i < n; i++) {
+		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			die("failed to run: child %d (%s) failed", (int)pids[i], what);
+		collect(res[i]);
+	}
 }
 
 static int cmd_run(int argc, char **argv)
@@ -1281,19 +1297,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	close(stop[1]);
 	t_end = wait_stop(stop[0], nstop, deadline);
-	if (t_end)
-		for (i = 0; i < npids; i++)
-			kill(pids[i], SIGUSR1);
-	else
+	/* senders first: a receiver gone would reset their connections, and
+	 * a stopped flow would read as a failed send */
+	reap(pids + nrx, res + nrx, npids - nrx, "sender", t_end);
+	reap(pids, res, nrx, "receiver", t_end);
+	if (!t_end)
 		t_end = deadline;
-	for (i = 0; i < npids; i++) {
-		int st;
-
-		if (waitpid(pids[i], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-			die("failed to run: child %d (%s) failed", (int)pids[i],
-			    i < nrx ? "receiver" : "sender");
-		collect(res[i]);
-	}
 	arr = json_array();
 	for (i = 0; i < nflows; i++) {
 		struct flow *f = &flows[i];

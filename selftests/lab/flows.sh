@@ -6,11 +6,10 @@
 # sends one flow to a host of another group) must finish with every byte
 # received; the results.json of lab/run must have the documented schema and
 # agree with the per-flow results, no host caches TCP metrics between
-# runs, and every host's default routes carry
-# TCP's timers at the paper's ratio (rto_min, quickack); flowgen must refuse bad flow lists and
-# change nothing, end a run when its tagged flows finished (--stop-tag),
-# and generate the motivational scenario's flow counts,
-# sizes and start.  lab/run with nearly every link down: unfinished flows
+# runs, and every host's default routes carry TCP's timers at the paper's
+# ratio (rto_min, quickack); flowgen must refuse bad flow lists and change
+# nothing, end a run when its tagged flows finished (--stop-tag), and
+# generate the motivational scenario's flow counts, sizes and start.  lab/run with nearly every link down: unfinished flows
 # are counted, at their time from start to the deadline.  results.json
 # has the hosts' TCP counters and Scout's datapath counters; the
 # switches' UGAL-L routes a permutation.  Spritz-Scout
