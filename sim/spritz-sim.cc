@@ -448,20 +448,24 @@ void fb_deliver(Flow *f)
 }
 
 /* The EV of one send (bpf spritz_decide()): EV | class << 16, or -1. */
-int host_decide(Flow *f, int syn_again)
+int host_decide(Flow *f, uint32_t how)
 {
 	Sim *S = g_sim;
 	spritz_lb_verdict v;
-	uint32_t flags;
+	uint32_t flags, kind;
 	int r;
 
-	if (spritz_lb_send(&f->hf.lb, &S->lb, now_ns(), 1, &v) == SPRITZ_LB_USE_EV) {
+	kind = how & SPRITZ_DECIDE_REPAIR ? spritz_lb_repair(&f->hf.lb, &S->lb, now_ns(), 1, &v) :
+					    spritz_lb_send(&f->hf.lb, &S->lb, now_ns(), 1, &v);
+	if (kind == SPRITZ_LB_USE_EV) {
 		S->st.dec_use_ev++;
+		if (v.reason == SPRITZ_LB_WHY_REPAIR)
+			S->st.dec_repair++;
 		return v.ev | (uint32_t)v.lat_class << 16;
 	}
 	S->st.dec_sample++;
-	flags = spritz_fb_pick_flags(&f->hf.fb, v.flags, syn_again, f->hf.bytes_sent,
-				     S->knobs.small_flow_bytes);
+	flags = spritz_fb_pick_flags(&f->hf.fb, v.flags, how & SPRITZ_DECIDE_SYN_AGAIN,
+				     f->hf.bytes_sent, S->knobs.small_flow_bytes);
 	if (flags & SPRITZ_PICK_SMALL_FLOW)
 		S->st.pick_small_flow++;
 	if (flags & SPRITZ_PICK_MIN_BIAS)
@@ -483,6 +487,7 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	int kind = spritz_fb_seg_kind(tb.flags, paylen);
 	uint32_t end = tb.seq + paylen + !!(tb.flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_FIN));
 	EvTag tag;
+	uint32_t how;
 	int r;
 
 	if (!f->hf_init) {
@@ -506,10 +511,14 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		S->st.eg_pure_ack++;
 		return;
 	}
-	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end) &&
-	    spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end))
-		fb_deliver(f);
-	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV));
+	how = kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV) ?
+		      SPRITZ_DECIDE_SYN_AGAIN : 0;
+	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end)) {
+		how = SPRITZ_DECIDE_REPAIR;
+		if (spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end))
+			fb_deliver(f);
+	}
+	r = host_decide(f, how);
 	if (r < 0) {
 		S->st.eg_unsteered++;
 		return;

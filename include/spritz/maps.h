@@ -215,7 +215,7 @@ struct spritz_stats {
 	__u64 eg_flows_new;	/* flow states created */
 	__u64 eg_flow_fail;	/* flow state could not be created: untouched */
 	__u64 eg_retrans;	/* TCP sends of already sent sequence */
-	__u64 eg_ring_overrun;	/* send not recorded: 16 sends in flight */
+	__u64 eg_ring_overrun;	/* send not recorded: SPRITZ_RING_SIZE sends in flight */
 	__u64 eg_csum_fail;	/* UDP checksum helper failed */
 	__u64 eg_inner_tcp;	/* UDP carrier sends of inner TCP data recorded */
 	__u64 eg_inner_mixed;	/* UDP carrier flows seen with a second inner flow */
@@ -231,6 +231,7 @@ struct spritz_stats {
 	/* decisions */
 	__u64 dec_use_ev;	/* SPRITZ_LB_USE_EV */
 	__u64 dec_sample;	/* SPRITZ_LB_SAMPLE */
+	__u64 dec_repair;	/* of dec_use_ev: repairs on the last delivering path */
 	__u64 picks;		/* bpf_spritz_pick() successes */
 	__u64 pick_fail;	/* bpf_spritz_pick() errors */
 	__u64 pick_small_flow;	/* samples with SPRITZ_PICK_SMALL_FLOW */
