@@ -1111,7 +1111,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"path_disables\": %llu, \"path_enables\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
-		   "\"pick_fail\": %llu, \"ring_overrun\": %llu, \"retrans\": %llu, "
+		   "\"pick_fail\": %llu, \"ring_overrun\": %llu, \"retrans\": %llu, \"repairs\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
@@ -1128,7 +1128,7 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,
 		(unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
-		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
+		(unsigned long long)S->st.dec_repair, (unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
 		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
 		(unsigned long long)S->st.fb_congested);
 	fprintf(o, " \"flows\": [\n");

@@ -130,7 +130,7 @@ struct spritz_lb_flow {
 	__u32 ecn_rate;
 	/* The flow's current path, valid with SPRITZ_LB_F_HAVE_CUR.
 	 * ECMP/Flicr: the path in use.  Scout/Spray: the last path that
-	 * delivered and lost nothing since, where repairs go. */
+	 * delivered and lost nothing since (spritz_lb_repair()). */
 	__u16 cur_ev;
 	__u8 cur_lat_class;
 	/* SPRITZ_LB_F_* */
@@ -177,7 +177,7 @@ enum spritz_lb_reason {
 	SPRITZ_LB_WHY_FIRST = 6,      /* ECMP/Flicr: no current path yet */
 	SPRITZ_LB_WHY_FLOWLET = 7,    /* Flicr: gap >= flowlet_gap_ns */
 	SPRITZ_LB_WHY_CONGESTION = 8, /* Flicr: ECN/NACK/timeout on current path */
-	SPRITZ_LB_WHY_REPAIR = 9,     /* Scout/Spray: a repair, on the last delivering path */
+	SPRITZ_LB_WHY_REPAIR = 9,     /* Scout/Spray: a repair, on a delivering path */
 };
 
 /*
@@ -482,27 +482,38 @@ static __always_inline void spritz_lb_sent(struct spritz_lb_flow *f,
 /*
  * Decide the path of a repair: a send of data TCP found lost (fast
  * retransmit, RACK, TLP, RTO), after its NACKs went through
- * spritz_lb_feedback().  Scout and Spray put it on the last path that
- * delivered and lost nothing since (SPRITZ_LB_WHY_REPAIR), without
- * exploring and without taking from the buffer; with no such path, and
+ * spritz_lb_feedback().  Scout and Spray put it on a path that delivered
+ * and lost nothing since (SPRITZ_LB_WHY_REPAIR), without exploring and
+ * without taking from Spray's buffer: Scout's buffer front (its shortest
+ * such path), else the flow's last delivering path.  With neither, and
  * for the other algorithms, it is spritz_lb_send().
  *
  * Why: Algorithm 1 would sample (or explore), and a sample may land on
  * a dead path the flow has no evidence against yet.  A lost repair costs
  * TCP an RTO that doubles with each loss, so a small flow whose minimal
- * path is dead can stall for seconds; a path that just delivered is the
- * best evidence the sender has (Documentation/algorithms.rst).
+ * path is dead can stall for seconds; a path that delivered is the best
+ * evidence the sender has (Documentation/algorithms.rst).
  */
 static __always_inline __u32 spritz_lb_repair(struct spritz_lb_flow *f,
 					      const struct spritz_lb_cfg *c, __u64 now,
 					      __u32 segs, struct spritz_lb_verdict *v)
 {
+	__u16 ev;
+	__u8 lat;
+
 	__spritz_lb_sync(f, c);
-	if (!__spritz_lb_is_spritz(f->algo) || !(f->flags & SPRITZ_LB_F_HAVE_CUR))
+	if (f->algo == SPRITZ_ALGO_SCOUT && f->len) {
+		ev = f->buf[0].ev;
+		lat = f->buf[0].lat_class;
+	} else if (__spritz_lb_is_spritz(f->algo) && (f->flags & SPRITZ_LB_F_HAVE_CUR)) {
+		ev = f->cur_ev;
+		lat = f->cur_lat_class;
+	} else {
 		return spritz_lb_send(f, c, now, segs, v);
+	}
 	__builtin_memset(v, 0, sizeof(*v));
 	f->last_send_ns = now;
-	return __spritz_lb_use(v, f->cur_ev, f->cur_lat_class, SPRITZ_LB_WHY_REPAIR);
+	return __spritz_lb_use(v, ev, lat, SPRITZ_LB_WHY_REPAIR);
 }
 
 /* ------------------------------------------------------------- feedback */

@@ -528,28 +528,30 @@ static void test_spray_explore(void)
 /* ------------------------------------------------------------ repairs */
 
 /*
- * A repair goes on the last path that delivered (ACK or ECN-marked ACK)
- * and lost nothing since; it neither explores nor takes from the buffer.
- * Without such a path it is an Algorithm 1 send.
+ * A repair goes on a path that delivered (ACK or ECN-marked ACK) and lost
+ * nothing since: Scout's buffer front, else the last delivering path; it
+ * neither explores nor takes from Spray's buffer.  Without such a path it
+ * is an Algorithm 1 send.
  */
 static void test_repair(void)
 {
 	struct spritz_lb_cfg c = cfg_of(SPRITZ_ALGO_SCOUT);
-	static const struct step scout[] = {
+	static const struct step scout[] = { /* ecn_threshold 0 */
 		SAMPLE(0, EMPTY, 0, 5, 0, ""), PC(1),
 		RSAMPLE(EMPTY, 0, 6, 1, ""), PC(2),  /* nothing delivered yet */
 		ACK(6, 1, "6:1"),
-		NACK(5, 0, "6:1"),
-		RUSE(6, 1, REPAIR, "6:1"), PC(2),    /* not counted */
-		ECN(7, 2, "6:1"),                    /* delivered, if marked */
-		RUSE(7, 2, REPAIR, "6:1"),
-		NACK(7, 2, "6:1"),                   /* lost since: forgotten */
-		RUSE(6, 1, BUFFER, "6:1"), PC(3),    /* Alg. 1 */
-		ACK(6, 1, "6:1"),
-		NACK(9, 0, "6:1"),                   /* another path's loss */
-		RUSE(6, 1, REPAIR, "6:1"),
-		TMO(6, 1, DIS, ""),
-		RSAMPLE(EMPTY, 0, 8, 2, ""), PC(4),
+		ACK(4, 0, "4:0 6:1"),
+		NACK(5, 0, "4:0 6:1"),
+		RUSE(4, 0, REPAIR, "4:0 6:1"), PC(2), /* the front; not counted */
+		ACK(6, 1, "4:0 6:1"),                /* last delivering: 6 */
+		RUSE(4, 0, REPAIR, "4:0 6:1"),       /* still the shortest */
+		NACK(4, 0, "6:1"),
+		ECN(6, 1, ""),                       /* evicted, but delivered */
+		RUSE(6, 1, REPAIR, ""),              /* the last delivering path */
+		NACK(9, 0, ""),                      /* another path's loss */
+		RUSE(6, 1, REPAIR, ""),
+		NACK(6, 1, ""),                      /* lost since: forgotten */
+		RSAMPLE(EMPTY, 0, 8, 2, ""), PC(3),
 	};
 	static const struct step explore[] = {
 		ACK(3, 0, "3:0"),
@@ -584,7 +586,9 @@ static void test_repair(void)
 	struct spritz_lb_flow f;
 	struct spritz_lb_verdict v;
 
+	c.ecn_threshold = 0;
 	RUN("repair_scout", c, scout);
+	c = cfg_of(SPRITZ_ALGO_SCOUT);
 	c.explore_threshold = 1;
 	RUN("repair_explore", c, explore);
 	c = cfg_of(SPRITZ_ALGO_SPRAY);
@@ -1047,14 +1051,17 @@ static void m_send(struct model *m, const struct spritz_lb_cfg *c, unsigned long
 static void m_repair(struct model *m, const struct spritz_lb_cfg *c, unsigned long long now,
 		     unsigned int segs, struct spritz_lb_verdict *v)
 {
-	if ((m->algo != SPRITZ_ALGO_SCOUT && m->algo != SPRITZ_ALGO_SPRAY) || !m->have_good) {
-		m_send(m, c, now, segs, v);
-		return;
-	}
 	memset(v, 0, sizeof(*v));
 	m_prepare(m, c);
-	m->last = now;
-	m_use(m->good_ev, m->good_lat, SPRITZ_LB_WHY_REPAIR, v);
+	if (m->algo == SPRITZ_ALGO_SCOUT && m->len) {
+		m->last = now;
+		m_use(m->ev[0], m->lat[0], SPRITZ_LB_WHY_REPAIR, v);
+	} else if ((m->algo == SPRITZ_ALGO_SCOUT || m->algo == SPRITZ_ALGO_SPRAY) && m->have_good) {
+		m->last = now;
+		m_use(m->good_ev, m->good_lat, SPRITZ_LB_WHY_REPAIR, v);
+	} else {
+		m_send(m, c, now, segs, v);
+	}
 }
 
 static void m_sent(struct model *m, unsigned int ev, unsigned int lat)

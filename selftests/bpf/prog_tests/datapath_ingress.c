@@ -467,6 +467,14 @@ static uint32_t tx_two_paths(uint16_t *a, uint16_t *b, uint32_t *seq_a1, uint32_
 	return 0;
 }
 
+/* An ACK of @ack from switch 2 that SACKs the 100-byte send at @seq. */
+static void rx_sack_one(uint32_t ack, uint32_t seq)
+{
+	uint32_t blk[2] = { seq, seq + 100 };
+
+	rx(DST2_6, ack, 0, blk, 1);
+}
+
 /*
  * Sent again after the flow's timeout (RTOs): NACKs; a TIMEOUT, and the
  * path disabled in spritz.ko, once a send on another path, sent within
@@ -477,7 +485,7 @@ static uint32_t tx_two_paths(uint16_t *a, uint16_t *b, uint32_t *seq_a1, uint32_
 static void test_retrans_timeout(void)
 {
 	struct spritz_stats s0, d;
-	uint32_t sa1, sa2, sb, blk[2];
+	uint32_t sa1, sa2, sb;
 	uint16_t a, b;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
@@ -499,9 +507,7 @@ static void test_retrans_timeout(void)
 	ASSERT_EQ(d.fb_nack, 1, "RTO of the path's second send: NACK");
 	ASSERT_EQ(d.fb_timeout, 0, "still no evidence");
 	dp_stats(skel, &s0);
-	blk[0] = sb;
-	blk[1] = sb + 100;
-	rx(DST2_6, 1000, 0, blk, 1);
+	rx_sack_one(1000, sb);
 	stats_delta(&s0, &d);
 	ASSERT_EQ(d.fb_ack, 1, "the other path delivered");
 	ASSERT_EQ(d.fb_timeout, 1, "TIMEOUT");
@@ -518,7 +524,7 @@ static void test_retrans_timeout(void)
 static void test_repair(void)
 {
 	struct spritz_stats s0, d;
-	uint32_t sa1, sa2, sb, nxt, blk[2];
+	uint32_t sa1, sa2, sb, nxt;
 	uint16_t a, b;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
@@ -527,9 +533,7 @@ static void test_repair(void)
 	nxt = tx_two_paths(&a, &b, &sa1, &sa2, &sb);
 	if (!ASSERT_GT(nxt, 0, "two paths drawn"))
 		return;
-	blk[0] = sb;
-	blk[1] = sb + 100;
-	rx(DST2_6, 1000, 0, blk, 1);
+	rx_sack_one(1000, sb);
 	ASSERT_EQ(tx(DST2_6, nxt, 100), b, "Spray: the recycled EV");
 	ASSERT_STREQ(buf_str(DST2_6), "", "buffer used up");
 	dp_stats(skel, &s0);
@@ -557,7 +561,7 @@ static void test_repair(void)
 static void test_ack_timeout(void)
 {
 	struct spritz_stats s0, d;
-	uint32_t sa1, sa2, sb, blk[2];
+	uint32_t sa1, sa2, sb;
 	uint16_t a, b;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
@@ -566,9 +570,7 @@ static void test_ack_timeout(void)
 	if (!ASSERT_GT(tx_two_paths(&a, &b, &sa1, &sa2, &sb), 0, "two paths drawn"))
 		return;
 	dp_stats(skel, &s0);
-	blk[0] = sb;
-	blk[1] = sb + 100;
-	rx(DST2_6, sa1, 0, blk, 1);
+	rx_sack_one(sa1, sb);
 	stats_delta(&s0, &d);
 	ASSERT_GE(d.fb_ack, 1, "the other path delivered");
 	ASSERT_EQ(d.fb_timeout, 0, "no TIMEOUT before the timeout");
