@@ -372,31 +372,27 @@ __noinline int spritz_record(struct spritz_flow *f, struct spritz_stats *st,
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
  * module when the core asks for a sample.  Returns SPRITZ_PICK(EV, lat_class),
- * or -1: no path (the packet leaves unsteered).  @how: SPRITZ_DECIDE_*.
- * A global function: its
+ * or -1: no path (the packet leaves unsteered).  @syn_again: the send is a
+ * SYN the flow sent before (spritz_fb_pick_flags()).  A global function: its
  * three call sites would otherwise each be verified on every path through
  * the parser, and 6.1's egress verification came within 1 % of the
  * 1M-instruction limit.
  */
 __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
-			     struct spritz_stats *st, __u32 segs, __u32 how)
+			     struct spritz_stats *st, __u32 segs, int syn_again)
 {
 	struct spritz_lb_verdict v;
-	__u32 flags, kind;
+	__u32 flags;
 	int r;
 
 	if (!f || !c || !st)
 		return -1;
-	kind = how & SPRITZ_DECIDE_REPAIR ? spritz_lb_repair(&f->lb, &c->cfg, c->now, segs, &v) :
-					    spritz_lb_send(&f->lb, &c->cfg, c->now, segs, &v);
-	if (kind == SPRITZ_LB_USE_EV) {
+	if (spritz_lb_send(&f->lb, &c->cfg, c->now, segs, &v) == SPRITZ_LB_USE_EV) {
 		st->dec_use_ev++;
-		if (v.reason == SPRITZ_LB_WHY_REPAIR)
-			st->dec_repair++;
 		return SPRITZ_PICK(v.ev, v.lat_class);
 	}
 	st->dec_sample++;
-	flags = spritz_fb_pick_flags(&f->fb, v.flags, how & SPRITZ_DECIDE_SYN_AGAIN, f->bytes_sent,
+	flags = spritz_fb_pick_flags(&f->fb, v.flags, syn_again, f->bytes_sent,
 				     c->small_flow_bytes);
 	if (flags & SPRITZ_PICK_SMALL_FLOW)
 		st->pick_small_flow++;
@@ -525,7 +521,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_flow *f;
 	struct spritz_ctx *c;
-	__u32 seq, paylen, end, segs, how;
+	__u32 seq, paylen, end, segs;
 	__u8 tflags;
 	int r, kind;
 
@@ -573,20 +569,16 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	if (SPRITZ_BENCH_STOP(5))
 		return SPRITZ_TC_NEXT;
 	/* a SYN is steered like data, but never recorded (feedback.h) */
-	how = kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_HAVE_EV) ?
-		      SPRITZ_DECIDE_SYN_AGAIN : 0;
 	if (kind == SPRITZ_SEG_DATA) {
 		spritz_srtt(skb, f);
-		if (spritz_fb_presend(&f->fb, seq, end)) {
-			how = SPRITZ_DECIDE_REPAIR;
-			if (spritz_retrans(f, st, seq, end))
-				spritz_fb_deliver(f, &c->cfg, st);
-		}
+		if (spritz_fb_presend(&f->fb, seq, end) && spritz_retrans(f, st, seq, end))
+			spritz_fb_deliver(f, &c->cfg, st);
 	}
 	if (SPRITZ_BENCH_STOP(6))
 		goto out;
 
-	r = spritz_decide(f, c, st, segs, how);
+	r = spritz_decide(f, c, st, segs,
+			  kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_HAVE_EV));
 	if (r < 0) {
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
@@ -736,7 +728,6 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 /* spritz_inner_sent() results */
 #define SPRITZ_INNER_RECORD 1	/* a data send of the inner flow: record it */
 #define SPRITZ_INNER_OUTCOMES 2 /* a retransmission left outcomes to deliver */
-#define SPRITZ_INNER_REPAIR 4	/* a retransmission: spritz_decide() repairs */
 
 /*
  * The inner TCP segment @in leaves in tunnel flow @f (key @fkey): tie
@@ -754,11 +745,9 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 		spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end);
 		return 0;
 	}
-	if (!spritz_fb_presend(&f->fb, in->seq, in->end))
-		return SPRITZ_INNER_RECORD;
-	if (spritz_retrans(f, st, in->seq, in->end))
-		return SPRITZ_INNER_RECORD | SPRITZ_INNER_REPAIR | SPRITZ_INNER_OUTCOMES;
-	return SPRITZ_INNER_RECORD | SPRITZ_INNER_REPAIR;
+	if (spritz_fb_presend(&f->fb, in->seq, in->end) && spritz_retrans(f, st, in->seq, in->end))
+		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES;
+	return SPRITZ_INNER_RECORD;
 }
 
 /* Whether UDP to @port carries an EV (abi.h, the spritz_udp map overrides). */
@@ -808,7 +797,7 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver_all(f, &c->cfg, st);
 	}
-	r = spritz_decide(f, c, st, segs, record & SPRITZ_INNER_REPAIR ? SPRITZ_DECIDE_REPAIR : 0);
+	r = spritz_decide(f, c, st, segs, 0);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 	if (r < 0) {

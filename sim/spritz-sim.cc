@@ -448,24 +448,20 @@ void fb_deliver(Flow *f)
 }
 
 /* The EV of one send (bpf spritz_decide()): EV | class << 16, or -1. */
-int host_decide(Flow *f, uint32_t how)
+int host_decide(Flow *f, int syn_again)
 {
 	Sim *S = g_sim;
 	spritz_lb_verdict v;
-	uint32_t flags, kind;
+	uint32_t flags;
 	int r;
 
-	kind = how & SPRITZ_DECIDE_REPAIR ? spritz_lb_repair(&f->hf.lb, &S->lb, now_ns(), 1, &v) :
-					    spritz_lb_send(&f->hf.lb, &S->lb, now_ns(), 1, &v);
-	if (kind == SPRITZ_LB_USE_EV) {
+	if (spritz_lb_send(&f->hf.lb, &S->lb, now_ns(), 1, &v) == SPRITZ_LB_USE_EV) {
 		S->st.dec_use_ev++;
-		if (v.reason == SPRITZ_LB_WHY_REPAIR)
-			S->st.dec_repair++;
 		return v.ev | (uint32_t)v.lat_class << 16;
 	}
 	S->st.dec_sample++;
-	flags = spritz_fb_pick_flags(&f->hf.fb, v.flags, how & SPRITZ_DECIDE_SYN_AGAIN,
-				     f->hf.bytes_sent, S->knobs.small_flow_bytes);
+	flags = spritz_fb_pick_flags(&f->hf.fb, v.flags, syn_again, f->hf.bytes_sent,
+				     S->knobs.small_flow_bytes);
 	if (flags & SPRITZ_PICK_SMALL_FLOW)
 		S->st.pick_small_flow++;
 	if (flags & SPRITZ_PICK_MIN_BIAS)
@@ -487,7 +483,6 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	int kind = spritz_fb_seg_kind(tb.flags, paylen);
 	uint32_t end = tb.seq + paylen + !!(tb.flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_FIN));
 	EvTag tag;
-	uint32_t how;
 	int r;
 
 	if (!f->hf_init) {
@@ -511,14 +506,10 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		S->st.eg_pure_ack++;
 		return;
 	}
-	how = kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV) ?
-		      SPRITZ_DECIDE_SYN_AGAIN : 0;
-	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end)) {
-		how = SPRITZ_DECIDE_REPAIR;
-		if (spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end))
-			fb_deliver(f);
-	}
-	r = host_decide(f, how);
+	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end) &&
+	    spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end))
+		fb_deliver(f);
+	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV));
 	if (r < 0) {
 		S->st.eg_unsteered++;
 		return;
@@ -1111,7 +1102,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"path_disables\": %llu, \"path_enables\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
-		   "\"pick_fail\": %llu, \"ring_overrun\": %llu, \"retrans\": %llu, \"repairs\": %llu, "
+		   "\"pick_fail\": %llu, \"ring_overrun\": %llu, \"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
@@ -1128,7 +1119,7 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,
 		(unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
-		(unsigned long long)S->st.dec_repair, (unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
+		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
 		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
 		(unsigned long long)S->st.fb_congested);
 	fprintf(o, " \"flows\": [\n");

@@ -11,8 +11,7 @@
  *	send          spritz_fb_seg_kind()  data, SYN, or control (ACK, RST,
  *	                                    SYN-ACK, FIN-only)
  *	  data        spritz_fb_presend()   snd_nxt; a repeat of sequence sent?
- *	              spritz_fb_retrans()   then: NACK, the first lost the suspect,
- *	                                    and the send is a repair (lb.h)
+ *	              spritz_fb_retrans()   then: NACK, the first lost the suspect
  *	              spritz_fb_record()    after the EV is known
  *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt
  *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4,
@@ -744,10 +743,6 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 	__spritz_fb_late(fb, a);
 	return n + __spritz_fb_judge(fb, st, now, timeout_ns);
 }
-
-/* How a send is decided (bpf spritz_decide(), the simulator's host_decide()) */
-#define SPRITZ_DECIDE_SYN_AGAIN (1U << 0) /* a SYN the flow sent before */
-#define SPRITZ_DECIDE_REPAIR (1U << 1)	  /* data sent before: spritz_lb_repair() */
 
 /*
  * Should the flow's next sample be a probe: uniform, without the

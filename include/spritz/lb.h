@@ -21,7 +21,6 @@
  *
  *	packet out:  spritz_lb_send() -> USE_EV ev
  *	                              -> SAMPLE flags -> pick -> spritz_lb_sent()
- *	lost data out: spritz_lb_repair() -> the same verdicts
  *	ACK/NACK/timeout in:  spritz_lb_feedback() -> actions
  *	                      (spritz_lb_feedback_n(): for a GSO send's n packets)
  *
@@ -110,7 +109,7 @@ struct spritz_lb_entry {
 };
 
 /* spritz_lb_flow.flags */
-#define SPRITZ_LB_F_HAVE_CUR (1U << 0) /* cur_ev is valid */
+#define SPRITZ_LB_F_HAVE_CUR (1U << 0) /* ECMP/Flicr: cur_ev is valid */
 #define SPRITZ_LB_F_REPICK (1U << 1)   /* Flicr: congestion, re-sample next */
 #define SPRITZ_LB_F_MIN_BIAS (1U << 2) /* ECN rate > min_bias_ecn_pct */
 
@@ -128,9 +127,7 @@ struct spritz_lb_flow {
 	__u32 packet_count;
 	/* EWMA of the fraction of ECN-marked feedback, SPRITZ_LB_ECN_ONE = 1. */
 	__u32 ecn_rate;
-	/* The flow's current path, valid with SPRITZ_LB_F_HAVE_CUR.
-	 * ECMP/Flicr: the path in use.  Scout/Spray: the last path that
-	 * delivered and lost nothing since (spritz_lb_repair()). */
+	/* ECMP/Flicr: the path in use (valid with SPRITZ_LB_F_HAVE_CUR). */
 	__u16 cur_ev;
 	__u8 cur_lat_class;
 	/* SPRITZ_LB_F_* */
@@ -177,7 +174,6 @@ enum spritz_lb_reason {
 	SPRITZ_LB_WHY_FIRST = 6,      /* ECMP/Flicr: no current path yet */
 	SPRITZ_LB_WHY_FLOWLET = 7,    /* Flicr: gap >= flowlet_gap_ns */
 	SPRITZ_LB_WHY_CONGESTION = 8, /* Flicr: ECN/NACK/timeout on current path */
-	SPRITZ_LB_WHY_REPAIR = 9,     /* Scout/Spray: a repair, on a delivering path */
 };
 
 /*
@@ -479,43 +475,6 @@ static __always_inline void spritz_lb_sent(struct spritz_lb_flow *f,
 	}
 }
 
-/*
- * Decide the path of a repair: a send of data TCP found lost (fast
- * retransmit, RACK, TLP, RTO), after its NACKs went through
- * spritz_lb_feedback().  Scout and Spray put it on a path that delivered
- * and lost nothing since (SPRITZ_LB_WHY_REPAIR), without exploring and
- * without taking from Spray's buffer: Scout's buffer front (its shortest
- * such path), else the flow's last delivering path.  With neither, and
- * for the other algorithms, it is spritz_lb_send().
- *
- * Why: Algorithm 1 would sample (or explore), and a sample may land on
- * a dead path the flow has no evidence against yet.  A lost repair costs
- * TCP an RTO that doubles with each loss, so a small flow whose minimal
- * path is dead can stall for seconds; a path that delivered is the best
- * evidence the sender has (Documentation/algorithms.rst).
- */
-static __always_inline __u32 spritz_lb_repair(struct spritz_lb_flow *f,
-					      const struct spritz_lb_cfg *c, __u64 now,
-					      __u32 segs, struct spritz_lb_verdict *v)
-{
-	__u16 ev;
-	__u8 lat;
-
-	__spritz_lb_sync(f, c);
-	if (f->algo == SPRITZ_ALGO_SCOUT && f->len) {
-		ev = f->buf[0].ev;
-		lat = f->buf[0].lat_class;
-	} else if (__spritz_lb_is_spritz(f->algo) && (f->flags & SPRITZ_LB_F_HAVE_CUR)) {
-		ev = f->cur_ev;
-		lat = f->cur_lat_class;
-	} else {
-		return spritz_lb_send(f, c, now, segs, v);
-	}
-	__builtin_memset(v, 0, sizeof(*v));
-	f->last_send_ns = now;
-	return __spritz_lb_use(v, ev, lat, SPRITZ_LB_WHY_REPAIR);
-}
-
 /* ------------------------------------------------------------- feedback */
 
 /* The ECN-rate estimate: EWMA over ACK (0), ACK_ECN and NACK (1). */
@@ -533,19 +492,6 @@ static __always_inline void __spritz_lb_ecn_update(struct spritz_lb_flow *f,
 	else
 		r -= r >> shift;
 	f->ecn_rate = r;
-}
-
-/* Scout/Spray: the last path that delivered, for spritz_lb_repair(). */
-static __always_inline void __spritz_lb_delivered(struct spritz_lb_flow *f, __u32 kind, __u16 ev,
-						  __u8 lat_class)
-{
-	if (kind == SPRITZ_FB_ACK || kind == SPRITZ_FB_ACK_ECN) {
-		f->cur_ev = ev;
-		f->cur_lat_class = lat_class;
-		f->flags |= SPRITZ_LB_F_HAVE_CUR;
-	} else if (ev == f->cur_ev) {
-		f->flags &= ~SPRITZ_LB_F_HAVE_CUR;
-	}
 }
 
 /* Algorithm 2, for @n packets' feedback of @kind on @ev. */
@@ -641,9 +587,6 @@ static __always_inline __u32 spritz_lb_feedback_n(struct spritz_lb_flow *f,
 	__spritz_lb_sync(f, c);
 	if (kind != SPRITZ_FB_TIMEOUT)
 		__spritz_lb_ecn_update(f, c, kind != SPRITZ_FB_ACK);
-
-	if (__spritz_lb_is_spritz(f->algo))
-		__spritz_lb_delivered(f, kind, ev, lat_class);
 
 	switch (f->algo) {
 	case SPRITZ_ALGO_SCOUT:

@@ -231,7 +231,6 @@ struct spritz_stats {
 	/* decisions */
 	__u64 dec_use_ev;	/* SPRITZ_LB_USE_EV */
 	__u64 dec_sample;	/* SPRITZ_LB_SAMPLE */
-	__u64 dec_repair;	/* of dec_use_ev: repairs on a delivering path */
 	__u64 picks;		/* bpf_spritz_pick() successes */
 	__u64 pick_fail;	/* bpf_spritz_pick() errors */
 	__u64 pick_small_flow;	/* samples with SPRITZ_PICK_SMALL_FLOW */

@@ -99,9 +99,9 @@ make_fixture()
 		       TcpExtTCPLossUndo: 2}, spritz: null}]' > "$d/hostctr-ecmp.json"
 	jq -n '[{tcp: {TcpRetransSegs: 100, TcpExtTCPSACKReorder: 40},
 		 spritz: {fb_ack: 1000, fb_ecn: 10, fb_nack: 5, fb_timeout: 2, path_disables: 3,
-			  eg_ring_overrun: 7, eg_retrans: 90, dec_repair: 20}},
+			  eg_ring_overrun: 7, eg_retrans: 90}},
 		{tcp: {TcpRetransSegs: 50, TcpExtTCPRenoReorder: 1},
-		 spritz: {fb_ack: 500, fb_nack: 1, path_disables: 1, dec_repair: 5}}]' > "$d/hostctr-scout.json"
+		 spritz: {fb_ack: 500, fb_nack: 1, path_disables: 1}}]' > "$d/hostctr-scout.json"
 	echo '{"tx": [], "drops": [{"sw": 1, "reason": "blackhole", "packets": 30},
 		{"sw": 4, "reason": "blackhole", "packets": 12}, {"sw": 2, "reason": "no_route", "packets": 1}]}' \
 		> "$d/counters-ecmp.json"
@@ -127,7 +127,6 @@ REPORT_CASES=$(cat <<'EOF'
 .schemes.scout.counters.spritz.path_disables	4
 .schemes.scout.counters.spritz.ring_overruns	7
 .schemes.scout.counters.spritz.retrans_sends	90
-.schemes.scout.counters.spritz.repairs	25
 .schemes.scout.counters.runs[0].spritz.path_disables	3
 .schemes.scout.counters.switch_drops	{}
 .schemes.ecmp.retransmits	31

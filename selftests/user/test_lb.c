@@ -23,7 +23,6 @@ enum op {
 	OP_PC,	     /* check packet_count */
 	OP_MINB,     /* check the SPRITZ_LB_F_MIN_BIAS flow flag */
 	OP_RATE,     /* check the raw ECN-rate estimate */
-	OP_REPAIR,   /* spritz_lb_repair(), then spritz_lb_sent() on SAMPLE */
 };
 
 struct step {
@@ -66,13 +65,6 @@ struct step {
 #define GTMO(segs_, ev_, lat_, act_, buf_) \
 	{ .op = OP_FB, .segs = (segs_), .fb = SPRITZ_FB_TIMEOUT, .ev = (ev_), .lat = (lat_), \
 	  .act = (act_), .buf = (buf_) }
-/* a repair: same checks as USE / SAMPLE */
-#define RUSE(ev_, lat_, why_, buf_) \
-	{ .op = OP_REPAIR, .segs = 1, .ev = (ev_), .lat = (lat_), \
-	  .kind = SPRITZ_LB_USE_EV, .why = SPRITZ_LB_WHY_##why_, .buf = (buf_) }
-#define RSAMPLE(why_, flags_, ev_, lat_, buf_) \
-	{ .op = OP_REPAIR, .segs = 1, .ev = (ev_), .lat = (lat_), \
-	  .kind = SPRITZ_LB_SAMPLE, .why = SPRITZ_LB_WHY_##why_, .flags = (flags_), .buf = (buf_) }
 #define PC(n) { .op = OP_PC, .val = (n) }
 #define MINB(b) { .op = OP_MINB, .val = (b) }
 #define RATE(r) { .op = OP_RATE, .val = (r) }
@@ -143,9 +135,7 @@ static void run_trace(const char *name, const struct spritz_lb_cfg *cfg, struct 
 		snprintf(what, sizeof(what), "%s step %zu", name, i + 1);
 		switch (s->op) {
 		case OP_SEND:
-		case OP_REPAIR:
-			r = s->op == OP_SEND ? spritz_lb_send(f, cfg, s->t, s->segs, &v) :
-					       spritz_lb_repair(f, cfg, s->t, s->segs, &v);
+			r = spritz_lb_send(f, cfg, s->t, s->segs, &v);
 			ASSERT_EQ(r, v.kind, what);
 			if (!ASSERT_EQ(v.kind, s->kind, what))
 				return;
@@ -525,91 +515,6 @@ static void test_spray_explore(void)
 	RUN("spray_explore2", c, t);
 }
 
-/* ------------------------------------------------------------ repairs */
-
-/*
- * A repair goes on a path that delivered (ACK or ECN-marked ACK) and lost
- * nothing since: Scout's buffer front, else the last delivering path; it
- * neither explores nor takes from Spray's buffer.  Without such a path it
- * is an Algorithm 1 send.
- */
-static void test_repair(void)
-{
-	struct spritz_lb_cfg c = cfg_of(SPRITZ_ALGO_SCOUT);
-	static const struct step scout[] = { /* ecn_threshold 0 */
-		SAMPLE(0, EMPTY, 0, 5, 0, ""), PC(1),
-		RSAMPLE(EMPTY, 0, 6, 1, ""), PC(2),  /* nothing delivered yet */
-		ACK(6, 1, "6:1"),
-		ACK(4, 0, "4:0 6:1"),
-		NACK(5, 0, "4:0 6:1"),
-		RUSE(4, 0, REPAIR, "4:0 6:1"), PC(2), /* the front; not counted */
-		ACK(6, 1, "4:0 6:1"),                /* last delivering: 6 */
-		RUSE(4, 0, REPAIR, "4:0 6:1"),       /* still the shortest */
-		NACK(4, 0, "6:1"),
-		ECN(6, 1, ""),                       /* evicted, but delivered */
-		RUSE(6, 1, REPAIR, ""),              /* the last delivering path */
-		NACK(9, 0, ""),                      /* another path's loss */
-		RUSE(6, 1, REPAIR, ""),
-		NACK(6, 1, ""),                      /* lost since: forgotten */
-		RSAMPLE(EMPTY, 0, 8, 2, ""), PC(3),
-	};
-	static const struct step explore[] = {
-		ACK(3, 0, "3:0"),
-		USE(0, 3, 0, BUFFER, "3:0"), PC(1),
-		USE(0, 3, 0, BUFFER, "3:0"), PC(2),
-		RUSE(3, 0, REPAIR, "3:0"), PC(2),    /* 2 > 1, but no exploring */
-		SAMPLE(0, EXPLORE, 0, 4, 1, "3:0"), PC(0),
-	};
-	static const struct step spray[] = {
-		SAMPLE(0, EMPTY, 0, 3, 0, ""),
-		ACK(3, 0, "3:0"), ACK(4, 1, "3:0 4:1"),
-		RUSE(4, 1, REPAIR, "3:0 4:1"),       /* the buffer stays */
-		USE(0, 3, 0, BUFFER, "4:1"),
-		NACK(4, 1, "4:1"),                   /* Alg. 3 ignores it */
-		RUSE(4, 1, BUFFER, ""),              /* the repair does not */
-		TMO(3, 0, DIS, ""),
-		RSAMPLE(EMPTY, 0, 9, 0, ""),
-	};
-	/* the baselines have no repair rule */
-	static const struct step ecmp[] = {
-		SAMPLE(0, FIRST, U, 5, 0, ""), ACK(5, 0, ""), NACK(5, 0, ""),
-		RUSE(5, 0, CURRENT, ""),
-	};
-	static const struct step flicr[] = {
-		SAMPLE(0, FIRST, 0, 5, 0, ""), ACK(5, 0, ""),
-		RUSE(5, 0, CURRENT, ""), NACK(5, 0, ""),
-		RSAMPLE(CONGESTION, 0, 6, 1, ""),
-	};
-	static const struct step ops[] = {
-		ACK(5, 0, ""), RSAMPLE(SPRAY, 0, 6, 0, ""),
-	};
-	struct spritz_lb_flow f;
-	struct spritz_lb_verdict v;
-
-	c.ecn_threshold = 0;
-	RUN("repair_scout", c, scout);
-	c = cfg_of(SPRITZ_ALGO_SCOUT);
-	c.explore_threshold = 1;
-	RUN("repair_explore", c, explore);
-	c = cfg_of(SPRITZ_ALGO_SPRAY);
-	RUN("repair_spray", c, spray);
-	c = cfg_of(SPRITZ_ALGO_ECMP);
-	RUN("repair_ecmp", c, ecmp);
-	c = cfg_of(SPRITZ_ALGO_FLICR);
-	c.flowlet_gap_ns = 1000;
-	RUN("repair_flicr", c, flicr);
-	c = cfg_of(SPRITZ_ALGO_OPS);
-	RUN("repair_ops", c, ops);
-
-	/* a new algorithm forgets the delivering path */
-	c = cfg_of(SPRITZ_ALGO_SCOUT);
-	spritz_lb_flow_init(&f, &c);
-	spritz_lb_feedback(&f, &c, SPRITZ_FB_ACK, 7, 0);
-	c.algo = SPRITZ_ALGO_SPRAY;
-	ASSERT_EQ(spritz_lb_repair(&f, &c, 0, 1, &v), SPRITZ_LB_SAMPLE, "spray forgets scout's path");
-	ASSERT_EQ(v.reason, SPRITZ_LB_WHY_EMPTY, "spray: empty");
-}
-
 /* ------------------------------------------------------------ ECN rate */
 
 /* Alg. 2/3 last lines: sample with minimal bias while ecn_rate > pct. */
@@ -943,8 +848,6 @@ struct model {
 	unsigned long long pc;
 	bool have_cur, repick, min_bias;
 	unsigned int cur_ev, cur_lat;
-	bool have_good; /* Scout/Spray: the last delivering path, for repairs */
-	unsigned int good_ev, good_lat;
 	unsigned long long last;
 	unsigned int rate;
 };
@@ -1048,22 +951,6 @@ static void m_send(struct model *m, const struct spritz_lb_cfg *c, unsigned long
 	}
 }
 
-static void m_repair(struct model *m, const struct spritz_lb_cfg *c, unsigned long long now,
-		     unsigned int segs, struct spritz_lb_verdict *v)
-{
-	memset(v, 0, sizeof(*v));
-	m_prepare(m, c);
-	if (m->algo == SPRITZ_ALGO_SCOUT && m->len) {
-		m->last = now;
-		m_use(m->ev[0], m->lat[0], SPRITZ_LB_WHY_REPAIR, v);
-	} else if ((m->algo == SPRITZ_ALGO_SCOUT || m->algo == SPRITZ_ALGO_SPRAY) && m->have_good) {
-		m->last = now;
-		m_use(m->good_ev, m->good_lat, SPRITZ_LB_WHY_REPAIR, v);
-	} else {
-		m_send(m, c, now, segs, v);
-	}
-}
-
 static void m_sent(struct model *m, unsigned int ev, unsigned int lat)
 {
 	if (m->algo == SPRITZ_ALGO_ECMP || m->algo == SPRITZ_ALGO_FLICR) {
@@ -1130,15 +1017,6 @@ static unsigned int m_feedback(struct model *m, const struct spritz_lb_cfg *c, u
 		m->rate -= m->rate >> shift;
 	else if (kind != SPRITZ_FB_TIMEOUT)
 		m->rate += (SPRITZ_LB_ECN_ONE - m->rate) >> shift;
-	if (m->algo == SPRITZ_ALGO_SCOUT || m->algo == SPRITZ_ALGO_SPRAY) {
-		if (kind == SPRITZ_FB_ACK || kind == SPRITZ_FB_ACK_ECN) {
-			m->have_good = true;
-			m->good_ev = ev;
-			m->good_lat = lat;
-		} else if (ev == m->good_ev) {
-			m->have_good = false;
-		}
-	}
 	for (; n > 0; n--)
 		act |= m_feedback_one(m, c, kind, ev, lat);
 	m->min_bias = c->min_bias_ecn_pct < 100 &&
@@ -1157,12 +1035,8 @@ static bool same(const struct model *m, const struct spritz_lb_flow *f, const ch
 		if (m->algo == SPRITZ_ALGO_SCOUT)
 			ok &= ASSERT_EQ(f->buf[i].ecn_count, m->ecn[i], what);
 	}
-	if (m->algo == SPRITZ_ALGO_SCOUT || m->algo == SPRITZ_ALGO_SPRAY) {
+	if (m->algo == SPRITZ_ALGO_SCOUT || m->algo == SPRITZ_ALGO_SPRAY)
 		ok &= ASSERT_EQ(f->packet_count, m->pc, what);
-		ok &= ASSERT_EQ(!!(f->flags & SPRITZ_LB_F_HAVE_CUR), m->have_good, what);
-		if (m->have_good)
-			ok &= ASSERT_EQ(f->cur_ev, m->good_ev, what);
-	}
 	ok &= ASSERT_EQ(f->ecn_rate, m->rate, what);
 	ok &= ASSERT_EQ(!!(f->flags & SPRITZ_LB_F_MIN_BIAS), m->min_bias, what);
 	return ok;
@@ -1239,19 +1113,12 @@ static void property(__u8 algo)
 		}
 		if (op < 5) {
 			unsigned int segs = rndn(8) ? 1 : rndn(70);
-			bool repair = !rndn(5);
 
 			now += rndn(4) ? rndn(c.flowlet_gap_ns + 2) : 0;
 			if (!rndn(50))
 				now -= now > 100 ? 100 : 0; /* clock from another CPU */
-			if (repair) {
-				spritz_lb_repair(&f, &c, now, segs, &v);
-				m_repair(&m, &c, now, segs, &mv);
-				counts[2] += v.reason == SPRITZ_LB_WHY_REPAIR;
-			} else {
-				spritz_lb_send(&f, &c, now, segs, &v);
-				m_send(&m, &c, now, segs, &mv);
-			}
+			spritz_lb_send(&f, &c, now, segs, &v);
+			m_send(&m, &c, now, segs, &mv);
 			if (!ASSERT_EQ(v.kind, mv.kind, what) || !ASSERT_EQ(v.reason, mv.reason, what))
 				return;
 			if (v.kind == SPRITZ_LB_SAMPLE) {
@@ -1296,10 +1163,6 @@ static void property(__u8 algo)
 	ASSERT_GT(counts[0], algo == SPRITZ_ALGO_ECMP ? 100 : 1000, "samples");
 	if (algo != SPRITZ_ALGO_OPS)
 		ASSERT_GT(counts[1], 1000, "uses");
-	if (algo == SPRITZ_ALGO_SCOUT || algo == SPRITZ_ALGO_SPRAY)
-		ASSERT_GT(counts[2], 1000, "repairs on the delivering path");
-	else
-		ASSERT_EQ(counts[2], 0, "no repair rule");
 	for (int k = 0; k < SPRITZ_FB_NR; k++)
 		ASSERT_GT(counts[3 + k], 1000, "feedback kinds");
 }
@@ -1351,7 +1214,6 @@ static const struct test_case cases[] = {
 	{ "spray_basic", test_spray_basic },
 	{ "spray_timeout", test_spray_timeout },
 	{ "spray_explore", test_spray_explore },
-	{ "repair", test_repair },
 	{ "min_bias", test_min_bias },
 	{ "ops", test_ops },
 	{ "ecmp", test_ecmp },

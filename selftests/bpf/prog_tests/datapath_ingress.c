@@ -517,41 +517,6 @@ static void test_retrans_timeout(void)
 }
 
 /*
- * Spray: a repair (data sent again) goes on the last path that delivered,
- * not on a sample (lb.h spritz_lb_repair()); once that path loses a send,
- * a repair is an Algorithm 1 send again.
- */
-static void test_repair(void)
-{
-	struct spritz_stats s0, d;
-	uint32_t sa1, sa2, sb, nxt;
-	uint16_t a, b;
-
-	if (!ASSERT_OK_PTR(skel, "skeleton"))
-		return;
-	start("spray");
-	nxt = tx_two_paths(&a, &b, &sa1, &sa2, &sb);
-	if (!ASSERT_GT(nxt, 0, "two paths drawn"))
-		return;
-	rx_sack_one(1000, sb);
-	ASSERT_EQ(tx(DST2_6, nxt, 100), b, "Spray: the recycled EV");
-	ASSERT_STREQ(buf_str(DST2_6), "", "buffer used up");
-	dp_stats(skel, &s0);
-	ASSERT_EQ(tx(DST2_6, sa1, 100), b, "repair: on the delivering path");
-	stats_delta(&s0, &d);
-	ASSERT_EQ(d.fb_nack, 1, "the lost send's NACK");
-	ASSERT_EQ(d.dec_repair, 1, "dec_repair");
-	ASSERT_EQ(d.dec_sample, 0, "no sample");
-	/* b loses a send: the next repair is a sample (empty buffer) */
-	dp_stats(skel, &s0);
-	tx(DST2_6, nxt, 100);
-	stats_delta(&s0, &d);
-	ASSERT_EQ(d.fb_nack, 1, "b's NACK");
-	ASSERT_EQ(d.dec_repair, 0, "b lost a send: no repair rule");
-	ASSERT_EQ(d.dec_sample, 1, "Alg. 1: buffer empty");
-}
-
-/*
  * Two sends on a path never acknowledged within the timeout while a send
  * on another path, sent between them, was (and the sends before them):
  * TIMEOUT at the first ACK past the
@@ -1148,7 +1113,6 @@ static const struct test_case tests[] = {
 	{ "sack_layouts", test_sack_layouts },
 	{ "retrans_nack", test_retrans_nack },
 	{ "retrans_timeout", test_retrans_timeout },
-	{ "repair", test_repair },
 	{ "ack_timeout", test_ack_timeout },
 	{ "min_bias", test_min_bias },
 	{ "flicr_ecmp_ops", test_flicr_ecmp_ops },
