@@ -105,8 +105,9 @@ struct spritz_flow_key {
  * flow's window of sends, or sends go unrecorded (eg_ring_overrun).  In
  * the datapath a send is a GSO packet (up to 64 KiB; TCP sizes them to
  * about 1 ms of its rate), so at high rates 16 records cover more than a
- * window (1 MiB against a 365 KB BDP at 400 Gb/s, 7.3 us); a simulator that sends packet by packet builds with a ring of a
- * window of packets (-DSPRITZ_RING_SIZE=N, a power of two; sim.rst).
+ * window (1 MiB against a 365 KB BDP at 400 Gb/s, 7.3 us); a simulator
+ * that sends packet by packet builds with a ring of a window of packets
+ * (-DSPRITZ_RING_SIZE=N, a power of two; sim.rst).
  * Memory: 24 B per record, in every flow's value.
  */
 #ifndef SPRITZ_RING_SIZE

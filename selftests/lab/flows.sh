@@ -9,8 +9,9 @@
 # runs, and every host's default routes carry TCP's timers at the paper's
 # ratio (rto_min, quickack); flowgen must refuse bad flow lists and change
 # nothing, end a run when its tagged flows finished (--stop-tag), and
-# generate the motivational scenario's flow counts, sizes and start.  lab/run with nearly every link down: unfinished flows
-# are counted, at their time from start to the deadline.  results.json
+# generate the motivational scenario's flow counts, sizes and start.
+# lab/run with nearly every link down: unfinished flows are counted, at
+# their time from start to the deadline.  results.json
 # has the hosts' TCP counters and Scout's datapath counters; the
 # switches' UGAL-L routes a permutation.  Spritz-Scout
 # flows over a blackholed link finish, and spritzctl shows the EVs
@@ -239,13 +240,13 @@ test_unfinished()
 	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation --schemes minimal \
 		--rate 20 --size $SIZE --deadline 3 --seed 2 --fail-links 0.3 --fail-mode down \
 		--reorder dupthresh --out "$DIR/unf" 2>&1 | tail -n 4 || return 1
-	local want got
-	want=$("$SPRITZ_OUT/lab/labctl" plan "$TOPO" --rate 20 |
-		awk '$1 == "qdisc" { n = int(($5 + 2 * $9 - 1) / (2 * $9)); print "0", (n > 3 ? n : 3) }')
+	local plan want got
+	plan=$("$SPRITZ_OUT/lab/labctl" plan "$TOPO" --rate 20) || return 1
+	want=$(awk '$1 == "qdisc" { n = int(($5 + 2 * $9 - 1) / (2 * $9)); print "0", (n > 3 ? n : 3) }' \
+		<<<"$plan")
 	got=$(cut -d' ' -f2- "$DIR/unf/host-tcp.txt" | sort -u)
-	[ "$(wc -l < "$DIR/unf/host-tcp.txt")" = "$(grep -c '^host ' <<<"$("$SPRITZ_OUT/lab/labctl" \
-		plan "$TOPO" --rate 20)")" ] && [ "$got" = "$want" ] &&
-		[ "$(jq -r .timers.reorder "$DIR/unf/results.json")" = dupthresh ] ||
+	[ "$(wc -l < "$DIR/unf/host-tcp.txt")" = "$(grep -c '^host ' <<<"$plan")" ] &&
+		[ "$got" = "$want" ] && [ "$(jq -r .timers.reorder "$DIR/unf/results.json")" = dupthresh ] ||
 		{ echo "--reorder dupthresh: hosts have \"$got\", want \"$want\""; return 1; }
 	local f=$DIR/unf/flows-minimal.json r=$DIR/unf/results.json
 	[ "$(wc -l < "$DIR/unf/failed-links.txt")" -gt 0 ] || { echo "no link failed"; return 1; }
