@@ -276,12 +276,22 @@ struct spritz_stats {
 #define SPRITZ_CTL_DEV_PER_PACKET (1U << 1)
 #define SPRITZ_CTL_DEV_TSO_WAS_ON (1U << 2)
 #define SPRITZ_CTL_DEV_GSO_WAS_ON (1U << 3)
+/*
+ * device records: up --tcp-dupthresh set the namespace's tcp_recovery to 0
+ * and tcp_reordering to tcp_reordering; the namespace's last such device
+ * going down puts back the values found (tcp_*_was).
+ */
+#define SPRITZ_CTL_DEV_TCP_DUPTHRESH (1U << 4)
 
 struct spritz_ctl_state {
 	__u64 netns;	  /* device: its network namespace cookie */
 	__u64 netns_ino;  /* device: inode of that namespace, to find it */
 	__u32 src_switch; /* device: as in spritz_devs */
 	__u32 flags;	  /* SPRITZ_CTL_HOST_* (host), SPRITZ_CTL_DEV_* (device) */
+	__u32 tcp_reordering;	  /* device, SPRITZ_CTL_DEV_TCP_DUPTHRESH: set by up */
+	__u32 tcp_reordering_was; /* ... and the values up found */
+	__s32 tcp_recovery_was;
+	__u32 pad;
 };
 
 #endif /* _SPRITZ_MAPS_H */

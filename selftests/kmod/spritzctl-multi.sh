@@ -11,7 +11,8 @@
 # per ifindex, concurrent ups serialise, an ifindex up in another namespace
 # is refused, down without --dev takes every namespace's devices down, and
 # a namespace deleted without down neither keeps the object pinned nor
-# blocks its ifindex.
+# blocks its ifindex; --tcp-dupthresh changes its own namespace's TCP only,
+# and down puts it back there.
 # --hosts files: entries (IPv4 as ::ffff:a.b.c.d/96+n) in the directory,
 # a bad line refused naming FILE:LINE with nothing changed.  Runs in the VM
 # as root, module not loaded.
@@ -143,13 +144,24 @@ bad_hosts() # PATTERN LINE...
 		--switch 3 --hosts $f && clean
 }
 
+# "tcp_recovery tcp_reordering" of namespace $1 (none: this one)
+ns_tcp()
+{
+	if [ -n "$1" ]; then
+		ns "$1" sysctl -n net.ipv4.tcp_recovery net.ipv4.tcp_reordering | xargs
+	else
+		sysctl -n net.ipv4.tcp_recovery net.ipv4.tcp_reordering | xargs
+	fi
+}
+
 # Hosts in network namespaces, entered with nsenter --net as the lab does,
 # share the object; each namespace's eth0 has a distinct ifindex.  Their ups
 # run concurrently.
 netns_hosts()
 {
-	local i rc=0 n=3 pids=()
+	local i rc=0 n=3 pids=() dupthresh=([1]=6 [3]=7) init_tcp
 
+	init_tcp=$(ns_tcp)
 	for i in $(seq $n); do
 		ip netns add spz$i || return 1
 		ip link add name v$i index $((3000 + i)) type veth peer name eth0 \
@@ -159,9 +171,10 @@ netns_hosts()
 	done
 	# all at once: the first loads the object, the others wait for the
 	# lock and reuse it
+	# --tcp-dupthresh is each namespace's own: 6 in spz1, none in spz2, 7 in spz3
 	for i in $(seq $n); do
 		ns spz$i "$ctl" up --dev eth0 --topo $topo --switch $((i + 2)) \
-			--addr-plan fd00::/16 &
+			--addr-plan fd00::/16 ${dupthresh[i]:+--tcp-dupthresh ${dupthresh[i]}} &
 		pids[i]=$!
 	done
 	for i in $(seq $n); do
@@ -173,6 +186,9 @@ netns_hosts()
 		[ "$(ns_attached spz$i)" = 2 ] ||
 			{ echo "spz$i/eth0 not attached"; rc=1; }
 	done
+	[ "$(ns_tcp spz1) $(ns_tcp spz2) $(ns_tcp spz3)" = "0 6 1 3 0 7" ] ||
+		{ echo "TCP sysctls: $(ns_tcp spz1), $(ns_tcp spz2), $(ns_tcp spz3)"; rc=1; }
+	[ "$(ns_tcp)" = "$init_tcp" ] || { echo "initial namespace: $(ns_tcp)"; rc=1; }
 	# the same ifindex in another namespace is refused
 	ip netns add spzx
 	ip link add name vx index 3199 type veth peer name eth0 index 3101 netns spzx
@@ -183,6 +199,7 @@ netns_hosts()
 	ip netns del spzx
 	# a per-device down in a namespace
 	ns spz1 "$ctl" down --dev eth0 || rc=1
+	[ "$(ns_tcp spz1)" = "1 3" ] || { echo "spz1 after down: $(ns_tcp spz1)"; rc=1; }
 	[ "$(devs | xargs)" = "3102:4 3103:5" ] || { echo "devs: $(devs)"; rc=1; }
 	[ "$(tables | cut -d: -f1 | xargs)" = "4 5" ] || { echo "tables: $(tables)"; rc=1; }
 	# a namespace deleted without down: its record is dropped by the next down
@@ -191,6 +208,8 @@ netns_hosts()
 	# down from the initial namespace takes spz3's device down as well
 	"$ctl" down || rc=1
 	[ "$(ns spz3 tc filter show dev eth0 egress)" = "" ] || { echo "spz3 attached"; rc=1; }
+	[ "$(ns_tcp spz3)" = "1 3" ] || { echo "spz3 after down: $(ns_tcp spz3)"; rc=1; }
+	[ "$(ns_tcp)" = "$init_tcp" ] || { echo "initial namespace: $(ns_tcp)"; rc=1; }
 	for i in 1 3; do ip netns del spz$i; done
 	for i in $(seq $n); do ip link del v$i 2>/dev/null; done
 	ip link del vx 2>/dev/null

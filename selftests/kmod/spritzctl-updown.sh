@@ -8,12 +8,13 @@
 # every injected failure of up (bad device, bad topology, switch id out of
 # range, module missing, BPF object missing, map pin path occupied) exits
 # with a clear error and rolls back completely; up --per-packet turns TSO
-# and GSO off and down restores them; a non-root caller is refused and
+# and GSO off and down restores them; up --tcp-dupthresh sets the
+# namespace's TCP loss detection and its last device's down restores it; a non-root caller is refused and
 # changes nothing.  A failure injected at each step of up, down --dev and
 # reload in turn (the tests' spritzctl-fault, $SPRITZ_FAULT: one row per
 # step, plus a netlink error between two table transactions and ENOSPC
 # half way through the directory) exits 1 and leaves the whole state
-# (pins, maps, tables, knobs, attachments, offloads) as it was.  Runs in
+# (pins, maps, tables, knobs, attachments, offloads, TCP sysctls) as it was.  Runs in
 # the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
@@ -171,6 +172,75 @@ per_packet()
 	clean && return $rc
 }
 
+# "tcp_recovery tcp_reordering" of this namespace
+tcp_now()
+{
+	echo "$(sysctl -n net.ipv4.tcp_recovery) $(sysctl -n net.ipv4.tcp_reordering)"
+}
+
+# the record of DEV: "flags tcp_reordering tcp_reordering_was tcp_recovery_was"
+tcp_rec()
+{
+	bpftool -j map dump pinned $pins/spritzctl_state | jq -r --argjson k \
+		"$(cat /sys/class/net/$1/ifindex)" '.[] | .formatted | select(.key == $k) |
+		.value | "\(.flags) \(.tcp_reordering) \(.tcp_reordering_was) \(.tcp_recovery_was)"'
+}
+
+# up --tcp-dupthresh N: RACK off and a threshold of N in the namespace, the
+# values found in the record; a second device shares them (another N is
+# refused); the namespace's last such device going down puts them back,
+# unless they were changed since; bad values change nothing.  Rows:
+# command -> exit, sysctls after ("tcp_recovery tcp_reordering").
+tcp_dupthresh()
+{
+	local rc=0 max up1=(--dev $dev1 --topo $topo --switch 5 --addr-plan fd00::/16)
+
+	max=$(sysctl -n net.ipv4.tcp_max_reordering)
+	sysctl -qw net.ipv4.tcp_recovery=1 net.ipv4.tcp_reordering=3 || return 1
+	ip link add $dev1 type dummy && ip link set $dev1 up || return 1
+	"$ctl" up "${args[@]}" --tcp-dupthresh 6 || rc=1
+	[ "$(tcp_now)" = "0 6" ] || { echo "after up: $(tcp_now), want 0 6"; rc=1; }
+	[ "$(tcp_rec $dev)" = "16 6 3 1" ] || { echo "record $(tcp_rec $dev), want 16 6 3 1"; rc=1; }
+	expect 1 "this network namespace has --tcp-dupthresh 6 from another device" \
+		"$ctl" up "${up1[@]}" --tcp-dupthresh 7 || rc=1
+	[ "$(spritz_attached $dev1)" = 0 ] || { echo "$dev1 attached after refusal"; rc=1; }
+	"$ctl" up "${up1[@]}" --tcp-dupthresh 6 || rc=1
+	[ "$(tcp_rec $dev1)" = "16 6 3 1" ] || { echo "shared record $(tcp_rec $dev1)"; rc=1; }
+	"$ctl" down --dev $dev || rc=1
+	[ "$(tcp_now)" = "0 6" ] || { echo "$dev1 still up, yet $(tcp_now)"; rc=1; }
+	"$ctl" down --dev $dev1 || rc=1
+	[ "$(tcp_now)" = "1 3" ] || { echo "after the last down: $(tcp_now), want 1 3"; rc=1; }
+	clean || rc=1
+	# changed since up: left as the operator set them
+	"$ctl" up "${args[@]}" --tcp-dupthresh 6 || rc=1
+	sysctl -qw net.ipv4.tcp_reordering=10
+	"$ctl" down || rc=1
+	[ "$(tcp_now)" = "0 10" ] || { echo "changed since up: $(tcp_now), want 0 10"; rc=1; }
+	sysctl -qw net.ipv4.tcp_recovery=1 net.ipv4.tcp_reordering=3
+	# down of every device: restored once, by the last
+	"$ctl" up "${args[@]}" --tcp-dupthresh 40 && "$ctl" up "${up1[@]}" --tcp-dupthresh 40 ||
+		rc=1
+	"$ctl" down || rc=1
+	[ "$(tcp_now)" = "1 3" ] || { echo "after down: $(tcp_now), want 1 3"; rc=1; }
+	clean || rc=1
+	# above the namespace's tcp_max_reordering: refused, nothing changed
+	sysctl -qw net.ipv4.tcp_max_reordering=5
+	expect 1 "failed to set tcp_reordering to 6: above net.ipv4.tcp_max_reordering (5)" \
+		"$ctl" up "${args[@]}" --tcp-dupthresh 6 || rc=1
+	sysctl -qw net.ipv4.tcp_max_reordering="$max"
+	[ "$(tcp_now)" = "1 3" ] || { echo "after refusal: $(tcp_now)"; rc=1; }
+	clean || rc=1
+	expect 2 'failed to parse --tcp-dupthresh "2": expected a number of packets, 3..300' \
+		"$ctl" up "${args[@]}" --tcp-dupthresh 2 || rc=1
+	expect 2 'failed to parse --tcp-dupthresh "six"' "$ctl" up "${args[@]}" \
+		--tcp-dupthresh six || rc=1
+	expect 2 "--tcp-dupthresh is an option of up" "$ctl" reload --topo $topo \
+		--tcp-dupthresh 6 || rc=1
+	[ "$(tcp_now)" = "1 3" ] || { echo "after bad arguments: $(tcp_now)"; rc=1; }
+	ip link del $dev1
+	clean && return $rc
+}
+
 fctl=$SPRITZ_OUT/selftests/spritzctl-fault
 dev1=spzud1
 state_maps=$(map_names | grep -vx spritz_stats)
@@ -179,7 +249,8 @@ state_maps=$(map_names | grep -vx spritz_stats)
 # every map but spritz_stats (entries sorted: an LPM trie refilled may
 # iterate in another order), the tables (EV lists and base weights; a
 # COMMIT that puts one back is a new generation), every sysfs file of the
-# module, the attachments and TSO/GSO of both devices.
+# module, the attachments, TSO/GSO of both devices and the TCP sysctls of up
+# --tcp-dupthresh.
 whole_state()
 {
 	ls $pins 2>/dev/null
@@ -200,6 +271,7 @@ whole_state()
 	{ ethtool -k $dev; ethtool -k $dev1; } 2>/dev/null |
 		grep -E '^(Features for|(tcp|generic)-segmentation-offload:)'
 	bpftool prog list | grep -c spritz_
+	tcp_now
 }
 
 # SPRITZ_FAULT=POINT for each POINT of $1 on the command $2...: exit 1,
@@ -224,23 +296,24 @@ faults() # POINTS CMD...
 }
 
 # The first device: everything, module included, undone after the last
-# step; a second device (another switch, --algorithm, --per-packet): each
+# step; a second device (another switch, --algorithm, --per-packet,
+# --tcp-dupthresh): each
 # step undone, the first device untouched; then down --dev of the second
 # and reload (another switch, address plan and algorithm) of the first.
 fault_steps()
 {
 	local rc=0 up1=(--dev $dev1 --topo $topo --switch 5 --addr-plan fd00::/16
-		--algorithm spray --per-packet)
+		--algorithm spray --per-packet --tcp-dupthresh 6)
 
 	[ -x "$fctl" ] || { echo "$fctl not built"; return 1; }
 	ip link add $dev1 type dummy && ip link set $dev1 up || return 1
 	ethtool -K $dev1 tso on gso on
 	faults "module object attach+" up "${args[@]}" && clean || rc=1
 	"$ctl" up "${args[@]}" || return 1
-	faults "module table algorithm object directory offload device attach attach+" \
+	faults "module table algorithm object directory offload tcp tcp+ device attach attach+" \
 		up "${up1[@]}" || rc=1
 	"$ctl" up "${up1[@]}" || rc=1
-	faults "detach offload device table teardown" down --dev $dev1 || rc=1
+	faults "detach offload tcp tcp+ device table teardown" down --dev $dev1 || rc=1
 	faults "tables tables/mid device directory directory/mid algorithm resync sync sync+" \
 		reload --dev $dev --topo $topo --switch 4 --addr-plan fd01::/16 \
 		--algorithm flicr || rc=1
@@ -249,13 +322,14 @@ fault_steps()
 	clean && return $rc
 }
 
-ktap_header 15
+ktap_header 16
 run_test clean_at_start clean
 run_test up_down_cycles cycles
 run_test up_twice_changes_nothing idempotent
 run_test down_dev down_dev
 run_test algorithm_and_rollback algorithm
 run_test per_packet_offloads per_packet
+run_test tcp_dupthresh tcp_dupthresh
 run_test fail_bad_device fail_dev
 run_test fail_bad_topology fail_topo
 run_test fail_switch_out_of_range fail_switch

@@ -6,6 +6,9 @@
  * (spritz_steps.h):
  *   detach     both hooks detached;
  *   offload    TSO/GSO as they were before up --per-packet;
+ *   tcp        the namespace's TCP loss detection as it was before up
+ *              --tcp-dupthresh, unless another device of it asked for it
+ *              too (host_tcp.c);
  *   device     the spritz_devs entry and state record removed;
  *   table      the table of its switch flushed if no device uses it any
  *              more (kept aside for undo);
@@ -36,7 +39,7 @@ struct down_ctx {
 	const char *dev;
 	struct spritz_ctl_state rec;
 	struct spritz_dev_val dv;
-	bool had_dv, detached[2], offload_restored, forgotten, flushed;
+	bool had_dv, detached[2], offload_restored, tcp_shared, tcp_restored, forgotten, flushed;
 	struct spritz_ktable old_tb;
 };
 
@@ -96,6 +99,37 @@ static void down_offload_undo(void *arg)
 
 	if (x->offload_restored && (x->rec.flags & SPRITZ_CTL_DEV_PER_PACKET))
 		spritz_offload_set(x->ifindex, false, false);
+}
+
+static int down_tcp(void *arg, char *err, size_t errlen)
+{
+	struct down_ctx *x = arg;
+	struct spritz_dp_dev *devs = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!(x->rec.flags & SPRITZ_CTL_DEV_TCP_DUPTHRESH))
+		return 0;
+	ret = host_live_devices(&x->dp, x->ifindex, &devs, &n);
+	if (ret) {
+		spritz_seterr(err, errlen, "failed to read device records: %s", strerror(-ret));
+		return ret;
+	}
+	x->tcp_shared = host_tcp_sharer(devs, n, x->rec.netns);
+	free(devs);
+	if (x->tcp_shared)
+		return 0;
+	ret = host_tcp_restore(&x->rec, err, errlen);
+	x->tcp_restored = ret == 1;
+	return ret < 0 ? ret : 0;
+}
+
+static void down_tcp_undo(void *arg)
+{
+	struct down_ctx *x = arg;
+
+	if (x->tcp_restored)
+		host_tcp_set(&x->rec, true);
 }
 
 static int down_device(void *arg, char *err, size_t errlen)
@@ -209,6 +243,7 @@ static int down_teardown(void *arg, char *err, size_t errlen)
 static const struct spritz_step down_steps[] = {
 	{ "detach", down_detach, down_detach_undo },
 	{ "offload", down_offload, down_offload_undo },
+	{ "tcp", down_tcp, down_tcp_undo },
 	{ "device", down_device, down_device_undo },
 	{ "table", down_table, down_table_undo },
 	{ "teardown", down_teardown, NULL },
@@ -249,9 +284,11 @@ static int down_one(struct down_ctx *x, char *err, size_t errlen)
 static int release_cb(void *arg)
 {
 	struct down_ctx *x = arg;
-	int ret = detach_dev(x->ifindex, NULL, NULL, 0);
+	int ret = detach_dev(x->ifindex, NULL, NULL, 0), e;
 
-	return host_restore_offload(x->ifindex, x->rec.flags, NULL, 0) ?: ret;
+	ret = host_restore_offload(x->ifindex, x->rec.flags, NULL, 0) ?: ret;
+	e = x->tcp_shared ? 0 : host_tcp_restore(&x->rec, NULL, 0);
+	return e < 0 ? e : ret;
 }
 
 static int down_all(struct spritz_dp *dp, char *err, size_t errlen)
@@ -267,6 +304,9 @@ static int down_all(struct spritz_dp *dp, char *err, size_t errlen)
 	}
 	for (i = 0; i < n; i++) {
 		struct down_ctx x = { .ifindex = devs[i].ifindex, .rec = devs[i].v };
+
+		/* the namespace's TCP goes back with the last of its devices */
+		x.tcp_shared = host_tcp_sharer(devs + i + 1, n - i - 1, devs[i].v.netns);
 
 		e = spritz_in_netns(&devs[i].v, release_cb, &x);
 		if (e == -ENOENT) {

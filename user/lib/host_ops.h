@@ -24,6 +24,24 @@ void host_forget_dev(const struct spritz_dp *dp, uint32_t ifindex);
 void host_drop_link_pins(uint32_t ifindex);
 /* What up --per-packet changed on a device, back as it was. */
 int host_restore_offload(uint32_t ifindex, uint32_t flags, char *err, size_t errlen);
+/*
+ * up --tcp-dupthresh (host_tcp.c), in the device's namespace: @rec gets
+ * the flag, @dupthresh and the values found (from @sharer, the record of
+ * another device of the namespace that has them, if any: then nothing is
+ * written); *@wrote says whether the sysctls were written.  0 or -errno.
+ */
+int host_tcp_claim(struct spritz_ctl_state *rec, uint32_t dupthresh,
+		   const struct spritz_ctl_state *sharer, bool *wrote, char *err, size_t errlen);
+/* The record among @others of namespace @netns with --tcp-dupthresh, or NULL. */
+const struct spritz_ctl_state *host_tcp_sharer(const struct spritz_dp_dev *others, size_t n,
+					       uint64_t netns);
+/*
+ * The values @rec found, back (a record without the flag: nothing); left
+ * alone if they are no longer @rec's.  1 put back, 0 left, -errno.
+ */
+int host_tcp_restore(const struct spritz_ctl_state *rec, char *err, size_t errlen);
+/* Undo: @rec's values (@ours) or the ones it found, written again. */
+void host_tcp_set(const struct spritz_ctl_state *rec, bool ours);
 /* Attach the hooks of @ifindex not attached yet; att[h] says which were. */
 int host_attach(const struct spritz_dp *dp, uint32_t ifindex, const char *dev, bool att[2],
 		char *err, size_t errlen);

@@ -14,6 +14,8 @@
  *   directory  the entries the map lacks (a conflicting one refuses);
  *   offload    with --per-packet, TSO and GSO off (the record keeps what
  *              they were; down restores them);
+ *   tcp        with --tcp-dupthresh, the namespace's TCP loss detection
+ *              (host_tcp.c; the record keeps what it was);
  *   device     the spritz_devs entry and the state record;
  *   attach     spritz_egress and spritz_ingress.
  */
@@ -40,7 +42,7 @@ struct up_ctx {
 	struct spritz_dir_list added;
 	struct spritz_dev_val old_dv;
 	struct spritz_ctl_state rec, old_rec;
-	bool reuse, loaded, pushed, algo_set, created, offload_set, recorded;
+	bool reuse, loaded, pushed, algo_set, created, offload_set, tcp_set, recorded;
 	bool had_dv, had_rec, att[2];
 };
 
@@ -221,6 +223,27 @@ static void up_offload_undo(void *arg)
 		host_restore_offload(x->c->ifindex, x->rec.flags, NULL, 0);
 }
 
+static int up_tcp(void *arg, char *err, size_t errlen)
+{
+	struct up_ctx *x = arg;
+	const struct spritz_ctl_state *sharer;
+
+	if (!x->c->tcp_dupthresh)
+		return 0;
+	sharer = host_tcp_sharer(x->devs, x->ndevs, x->rec.netns);
+	if (!sharer && x->had_rec && (x->old_rec.flags & SPRITZ_CTL_DEV_TCP_DUPTHRESH))
+		sharer = &x->old_rec; /* its own record of an earlier up */
+	return host_tcp_claim(&x->rec, x->c->tcp_dupthresh, sharer, &x->tcp_set, err, errlen);
+}
+
+static void up_tcp_undo(void *arg)
+{
+	struct up_ctx *x = arg;
+
+	if (x->tcp_set)
+		host_tcp_set(&x->rec, false);
+}
+
 static int up_device(void *arg, char *err, size_t errlen)
 {
 	struct up_ctx *x = arg;
@@ -279,6 +302,7 @@ static const struct spritz_step up_steps[] = {
 	{ "object", up_object, up_object_undo },
 	{ "directory", up_directory, up_directory_undo },
 	{ "offload", up_offload, up_offload_undo },
+	{ "tcp", up_tcp, up_tcp_undo },
 	{ "device", up_device, up_device_undo },
 	{ "attach", up_attach, up_attach_undo },
 };

@@ -187,6 +187,14 @@ int spritz_offload_set(uint32_t ifindex, bool tso, bool gso);
 
 /* ------------------------------------------------- up, down and reload */
 
+/*
+ * up --tcp-dupthresh N: Linux's own default threshold (3) up to the largest
+ * tcp_reordering it keeps per connection (net.ipv4.tcp_max_reordering's
+ * default; a namespace with a lower one refuses a larger N at up).
+ */
+#define SPRITZ_TCP_DUPTHRESH_MIN 3
+#define SPRITZ_TCP_DUPTHRESH_MAX 300
+
 /* spritz_host_up(): spritzctl up's arguments, parsed. */
 struct spritz_up_cfg {
 	const char *dev;                   /* name, for messages */
@@ -197,6 +205,8 @@ struct spritz_up_cfg {
 	const struct spritz_dir_list *dir; /* entries to add */
 	const char *algo;                  /* NULL: unchanged */
 	bool per_packet;                   /* TSO and GSO off */
+	uint32_t tcp_dupthresh;            /* 0: TCP as it is; else no RACK and
+					    * this duplicate-ACK threshold */
 };
 
 /* spritz_host_reload(): NULL/-1 fields are "not given". */

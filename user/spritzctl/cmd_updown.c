@@ -39,12 +39,14 @@ enum {
 	OPT_HOSTS,
 	OPT_ALGORITHM,
 	OPT_PER_PACKET,
+	OPT_TCP_DUPTHRESH,
 };
 
 struct dp_args {
 	const char *dev, *topo, *plan, *hosts, *algo;
 	long sw; /* -1: not given */
 	bool per_packet; /* up: TSO and GSO off */
+	long dupthresh;  /* up: --tcp-dupthresh, 0 if not given */
 	struct spritz_topo *t;
 	struct spritz_dir_list dir; /* from plan or hosts, if given */
 };
@@ -108,6 +110,7 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 		{ "hosts", required_argument, NULL, OPT_HOSTS },
 		{ "algorithm", required_argument, NULL, OPT_ALGORITHM },
 		{ "per-packet", no_argument, NULL, OPT_PER_PACKET },
+		{ "tcp-dupthresh", required_argument, NULL, OPT_TCP_DUPTHRESH },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool up = !strcmp(cmd, "up");
@@ -155,6 +158,20 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 				return EXIT_USAGE;
 			}
 			a->per_packet = true;
+			break;
+		case OPT_TCP_DUPTHRESH:
+			if (!up) {
+				ctl_err("failed to parse %s arguments: --tcp-dupthresh is an option of up",
+					cmd);
+				return EXIT_USAGE;
+			}
+			a->dupthresh = ctl_parse_long(optarg, SPRITZ_TCP_DUPTHRESH_MAX);
+			if (a->dupthresh < SPRITZ_TCP_DUPTHRESH_MIN) {
+				ctl_err("failed to parse --tcp-dupthresh \"%s\": expected a number of "
+					"packets, %d..%d",
+					optarg, SPRITZ_TCP_DUPTHRESH_MIN, SPRITZ_TCP_DUPTHRESH_MAX);
+				return EXIT_USAGE;
+			}
 			break;
 		default:
 			ctl_cmd_usage(cmd, stderr);
@@ -240,7 +257,8 @@ int cmd_up(int argc, char **argv)
 		goto free_args;
 	c = (struct spritz_up_cfg){ .dev = a.dev, .ifindex = dev_index(a.dev), .t = a.t,
 				    .topo = a.topo, .sw = (uint32_t)a.sw, .dir = &a.dir,
-				    .algo = a.algo, .per_packet = a.per_packet };
+				    .algo = a.algo, .per_packet = a.per_packet,
+				    .tcp_dupthresh = (uint32_t)a.dupthresh };
 	if (!c.ifindex)
 		goto free_args;
 	libbpf_set_print(quiet_print);

@@ -27,7 +27,7 @@ static const struct cmd cmds[] = {
 				"       spritzctl memory --sweep dragonfly|slimfly|all "
 				"[--max-endpoints N] [--plot FILE.png] [-j]" },
 	{ "up", cmd_up, "--dev IFACE --topo TOPO --switch N (--addr-plan PREFIX/L | --hosts FILE)\n"
-			"       [--algorithm A] [--per-packet] [LINK-MODEL]" },
+			"       [--algorithm A] [--per-packet] [--tcp-dupthresh N] [LINK-MODEL]" },
 	{ "down", cmd_down, "[--dev IFACE]" },
 	{ "reload", cmd_reload, "[--dev IFACE] --topo TOPO [--switch N] "
 				"[--addr-plan PREFIX/L | --hosts FILE]\n"
