@@ -11,13 +11,16 @@
 #   blackhole    10 % of the links drop data: under a Spritz scheme every
 #                flow finishes and paths over failed links are disabled
 #                (counters); under ECMP some flow never finishes
+#   scenarios    sim/run runs every flowgen scenario; results.json counts
+#                every flow of flows.txt, per tag too (the paper reports
+#                incast and bystanders apart); a bad argument exits 2
 #
-# Usage: selftests/sim/sim.sh walk|permutation|blackhole
+# Usage: selftests/sim/sim.sh walk|permutation|blackhole|scenarios
 # Skips when the simulator is not built (no libns3-dev).
 
 . "$(dirname "$0")/../lib/lib.sh"
 
-what=${1:?usage: sim.sh walk|permutation|blackhole}
+what=${1:?usage: sim.sh walk|permutation|blackhole|scenarios}
 sim=$SPRITZ_OUT/sim/spritz-sim
 flowgen=$SPRITZ_OUT/lab/flowgen
 tmp=$(mktemp -d /tmp/spritz-sim.XXXXXX)
@@ -50,6 +53,27 @@ sim_case()
 }
 
 topo=dragonfly:p=1,a=4,h=2
+# sim_run_case SCENARIO TAGS: sim/run of one Spritz scheme on $topo; its
+# results.json has every flow of flows.txt, finished (motivational: the
+# monitored one; the run ends with it), and with more than one tag a by_tag
+# entry per tag holding exactly that tag's flows.
+sim_run_case()
+{
+	local d=$tmp/$1 want
+	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario "$1" --schemes spray-u \
+		--size 65536 --duration-us 50 --deadline-us 200000 --out "$d" >/dev/null 2>"$d.err" ||
+		{ tail -n 3 "$d.err"; return 1; }
+	[ "$(awk '!/^#/ { print $5 }' "$d/flows.txt" | sort -u | xargs)" = "$2" ] ||
+		{ echo "tags of flows.txt: $(awk '!/^#/ { print $5 }' "$d/flows.txt" | sort -u | xargs)"; return 1; }
+	want=$(awk '!/^#/ { n[$5]++ } END { for (t in n) printf "%s %d\n", t, n[t] }' \
+		"$d/flows.txt" | sort | jq -Rn '[inputs | split(" ") | {(.[0]): (.[1] | tonumber)}] | add')
+	check_json "$d/results.json" ".schemes[\"spray-u\"] as \$r | ($want) as \$w |
+		\$r.flows == (\$w | add) and
+		(\$r.finished == \$r.flows or \$r.by_tag.monitored.finished == 1) and
+		(if (\$w | length) > 1 then (\$r.by_tag | map_values(.flows)) == \$w
+		 else \$r.by_tag == null end)"
+}
+
 case $what in
 walk)
 	# TOPO (the fabrics the BPF switch's test walks too)
@@ -86,8 +110,33 @@ blackhole)
 			--fail-links 0.1 --seed 1 --deadline-us 20000
 	done <<< "$cases"
 	;;
+scenarios)
+	# SCENARIO <TAB> tags of its flows
+	cases=$(cat <<-'CASES'
+	motivational	background monitored
+	permutation	permutation
+	adversarial	adversarial
+	incast	bystander incast
+	allreduce-ring	allreduce-ring background
+	allreduce-butterfly	allreduce-butterfly background
+	alltoall	alltoall background
+	websearch	websearch
+	CASES
+	)
+	ktap_header "$(($(wc -l <<< "$cases") + 2))"
+	while IFS=$'\t' read -r sc tags; do
+		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
+	done <<< "$cases"
+	run_test "sim/run --scenario bogus: exit 2" expect 2 \
+		"failed to parse --scenario bogus: not motivational, permutation" \
+		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario bogus --out "$tmp/x"
+	run_test "sim/run --duration-us past the deadline: exit 2" expect 2 \
+		"failed to parse --duration-us 2000: not a number of microseconds below the deadline" \
+		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario websearch \
+		--deadline-us 1000 --duration-us 2000 --out "$tmp/x"
+	;;
 *)
-	echo "usage: sim.sh walk|permutation|blackhole" >&2
+	echo "usage: sim.sh walk|permutation|blackhole|scenarios" >&2
 	exit 2
 	;;
 esac
