@@ -249,24 +249,27 @@ static __always_inline struct spritz_ctx *spritz_ctx_egress(void)
 }
 
 /*
- * The smoothed RTT of the TCP socket that sends @skb into @f, if there
- * is one (a local sender; tc egress has skb->sk, a full socket for data).
- * Global, like a send's other steps: verified once, not on every parse
- * path.
+ * The smoothed RTT and the reordering degree (TCP's DupThresh) of the TCP
+ * socket that sends @skb into @f, if there is one (a local sender; tc
+ * egress has skb->sk, a full socket for data).  Global, like a send's
+ * other steps: verified once, not on every parse path.
  */
 __noinline int spritz_srtt(struct __sk_buff *skb, struct spritz_flow *f)
 {
 	struct bpf_sock *sk = skb->sk;
-	struct bpf_tcp_sock *tp;
+	struct tcp_sock *tp;
 
 	if (!f || !sk)
 		return 0;
 	sk = bpf_sk_fullsock(sk);
 	if (!sk)
 		return 0;
-	tp = bpf_tcp_sock(sk);
-	if (tp && tp->srtt_us)
+	tp = bpf_skc_to_tcp_sock(sk);
+	if (!tp)
+		return 0;
+	if (tp->srtt_us)
 		f->fb.srtt_us = tp->srtt_us >> 3; /* the kernel keeps it << 3 */
+	f->fb.dupthresh = tp->reordering;
 	return 0;
 }
 

@@ -180,6 +180,7 @@ struct Sim {
 	spritz_lb_cfg lb;
 	spritz_knob_values knobs;
 	uint64_t timeout_ns = 100000;
+	uint32_t dupthresh = 3; /* the hosts' TCP DupThresh (ReTxThreshold, fixed in ns-3) */
 	spritz_stats st;
 	Rng rng{1};
 	uint32_t nfinished = 0;
@@ -490,6 +491,7 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		spritz_lb_flow_init(&f->hf.lb, &S->lb);
 		f->hf.src_switch = f->ss;
 		f->hf.dst_switch = f->ds;
+		f->hf.fb.dupthresh = S->dupthresh; /* what tc egress reads from the socket */
 		f->hf_init = true;
 	}
 	S->st.eg_managed_tcp++;
@@ -1236,6 +1238,7 @@ int main(int argc, char **argv)
 	S->knobs.timeout_us = P.rto_us;
 	spritz_lb_cfg_from_knobs(&S->lb, &S->knobs);
 	/* no srtt at the IP layer: the flow timeout is the cap, the paper's RTO */
+	S->dupthresh = P.dupthresh;
 	S->timeout_ns = spritz_fb_timeout_ns(0, S->knobs.timeout_rtt_pct, S->knobs.timeout_min_us,
 					     S->knobs.timeout_us);
 	S->tables = new Tables(S->t, S->knobs);

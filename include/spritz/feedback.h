@@ -89,7 +89,10 @@
 #define SPRITZ_FB_SUBPROG static __always_inline
 #endif
 
-/* RFC 6675 DupThresh: segments SACKed above a hole that make it lost. */
+/*
+ * RFC 6675 DupThresh: segments SACKed above a hole that make it lost, for
+ * a flow whose socket's threshold is unknown (fb->dupthresh 0).
+ */
 #define SPRITZ_FB_DUPTHRESH 3
 
 /*
@@ -480,16 +483,21 @@ static __always_inline __u32 __spritz_fb_sacked_above(const struct spritz_fb_ack
 }
 
 /*
- * Is pending send @e a SACK hole that TCP counts lost (RFC 6675 IsLost):
- * at least SPRITZ_FB_DUPTHRESH of its segments' worth SACKed above it?
+ * Is pending send @e of @fb a SACK hole that TCP counts lost (RFC 6675
+ * IsLost): at least DupThresh of its segments' worth SACKed above it?
+ * DupThresh is the socket's (tp->reordering: Linux raises it when it sees
+ * reordering, an operator with net.ipv4.tcp_reordering), so that a send
+ * TCP waits for is not taken for lost here either.
  */
-static __always_inline int __spritz_fb_sack_lost(const struct spritz_fb_ackinfo *a,
+static __always_inline int __spritz_fb_sack_lost(const struct spritz_fb_flow *fb,
+						 const struct spritz_fb_ackinfo *a,
 						 const struct spritz_inflight *e)
 {
 	__u32 segs = e->segs ? e->segs : 1;
+	__u32 dupthresh = fb->dupthresh ? fb->dupthresh : SPRITZ_FB_DUPTHRESH;
 
 	return (__u64)__spritz_fb_sacked_above(a, e->end_seq) * segs >=
-	       (__u64)SPRITZ_FB_DUPTHRESH * (__u32)(e->end_seq - e->start_seq);
+	       (__u64)dupthresh * (__u32)(e->end_seq - e->start_seq);
 }
 
 /* Has ring record @e been delivered (ACK or ACK_ECN, taken or not)? */
@@ -667,7 +675,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 		__spritz_fb_evidence(fb, e, timeout_ns);
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}
-	if (a->nsack && __spritz_fb_sack_lost(a, e))
+	if (a->nsack && __spritz_fb_sack_lost(fb, a, e))
 		st->fb_sack_lost++;
 	else if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
 		return 0;

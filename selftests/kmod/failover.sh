@@ -24,7 +24,8 @@
 # goes silent (every packet to it dropped) while another flow runs; in
 # both, no path is disabled and no TIMEOUT is given.  And a datagram with
 # a far-future SO_TXTIME stamp does not freeze the knob snapshot: a knob
-# set after it reaches the datapath.
+# set after it reaches the datapath.  The flow's feedback takes the
+# socket's reordering degree (TCP's DupThresh) and srtt.
 #
 # Runs in the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
@@ -201,6 +202,26 @@ two_flows() # HOW
 	return $rc
 }
 
+# The socket's state reaches the flow's feedback: after a transfer from a
+# namespace with net.ipv4.tcp_reordering=7 the flow to port 5004 has
+# dupthresh 7 (the SACK-hole threshold TCP uses) and an srtt.
+socket_state()
+{
+	local rc=0 fb
+
+	settle || { echo "paths still disabled"; return 1; }
+	ns spza sysctl -qw net.ipv4.tcp_reordering=7 || return 1
+	transfer 5004 || rc=1
+	ns spza sysctl -qw net.ipv4.tcp_reordering=3
+	fb=$(bpftool -j map dump pinned /sys/fs/bpf/spritz/spritz_flows |
+		jq -c '[.[].formatted | select(.key.dport == 5004) | .value.fb |
+			{dupthresh, srtt_us}] | first')
+	echo "# flow to port 5004: $fb"
+	jq -e '.dupthresh == 7 and .srtt_us > 0' <<<"$fb" >/dev/null ||
+		{ echo "want dupthresh 7 and an srtt"; rc=1; }
+	return $rc
+}
+
 # A far-future SO_TXTIME datagram, then a knob change: the datapath sees
 # it (ECMP: one sample for the flow's 8 datagrams; OPS: 8).
 txtime()
@@ -228,7 +249,7 @@ for i in range(8):
 	[ $((s1 - s0)) -eq 1 ] || { echo "knob change not seen (frozen snapshot?)"; return 1; }
 }
 
-ktap_header 10
+ktap_header 11
 run_test setup setup
 run_test scout_clean row scout off ""
 run_test scout_blackhole row scout on ""
@@ -239,6 +260,7 @@ run_test spray_blackhole_rto_min_5s row spray on 5000
 run_test sigstop_receiver two_flows stop
 run_test silent_peer two_flows silent
 run_test txtime_far_future txtime
+run_test socket_state_in_flow socket_state
 "$ctl" down >/dev/null 2>&1
 ip netns del spza 2>/dev/null
 ip netns del spzb 2>/dev/null

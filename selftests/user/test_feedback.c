@@ -28,6 +28,7 @@
 
 static __u64 trace_tmo = TMO_NS;
 static __u32 trace_srtt_us; /* the socket's srtt a trace gives its flow, 0: unknown */
+static __u32 trace_dupthresh; /* the socket's reordering a trace gives its flow, 0: unknown */
 
 enum op {
 	OP_TX = 1, /* a segment leaves */
@@ -165,6 +166,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 
 	memset(&fb, 0, sizeof(fb));
 	fb.srtt_us = trace_srtt_us;
+	fb.dupthresh = trace_dupthresh;
 	memset(&st, 0, sizeof(st));
 	spritz_lb_cfg_default(&cfg);
 	spritz_lb_flow_init(&lb, &cfg);
@@ -231,6 +233,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 	}
 	trace_tmo = TMO_NS;
 	trace_srtt_us = 0;
+	trace_dupthresh = 0;
 }
 
 #define RUN(name, trace, dis) run_trace((name), (trace), ARRAY_SIZE(trace), (dis))
@@ -446,6 +449,39 @@ static void test_sack_lost(void)
 
 	RUN("sack_lost", t, &dis);
 	ASSERT_EQ(dis, 0, "sack_lost: nothing disabled");
+}
+
+/*
+ * The socket's DupThresh (tp->reordering: 6 with net.ipv4.tcp_reordering=6,
+ * or raised by Linux on reordering seen): a hole is lost only with 6
+ * segments' worth SACKed above it, as TCP counts it; 3 is reordering.
+ */
+static void test_sack_lost_socket(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(0, 1100, 100, E2, "", "", NULL),
+		TX(0, 1200, 100, E3, "", "", NULL),
+		TX(0, 1300, 100, E2, "", "", NULL),
+		TX(0, 1400, 100, E3, "", "", NULL),
+		TX(0, 1500, 100, E2, "", "", NULL),
+		TX(0, 1600, 100, E3, "", "", NULL),
+		/* 300 bytes above the first: lost for DupThresh 3, not for 6 */
+		RXS(1 * MS, F_A, 1000, 1, B(1100, 1400), "ACK:0202 ACK:0303 ACK:0202",
+		    "in_sack_blocks=1 fb_ack=3", "una=1000 nxt=1700 pend=4"),
+		/* 500 above: still not */
+		RXS(2 * MS, F_A, 1000, 1, B(1100, 1600), "ACK:0303 ACK:0202",
+		    "in_sack_blocks=1 fb_ack=2", "una=1000 nxt=1700 pend=2"),
+		/* 600 above: lost */
+		RXS(3 * MS, F_A, 1000, 1, B(1100, 1700), "NACK:0101 ACK:0303",
+		    "in_sack_blocks=1 fb_ack=1 fb_nack=1 fb_sack_lost=1",
+		    "una=1000 nxt=1700 pend=0"),
+	};
+	__u32 dis;
+
+	trace_dupthresh = 6;
+	RUN("sack_lost_socket", t, &dis);
+	ASSERT_EQ(dis, 0, "sack_lost_socket: nothing disabled");
 }
 
 /*
@@ -1146,6 +1182,7 @@ static const struct test_case tests[] = {
 	{ "ack_timeout", test_ack_timeout },
 	{ "timeout_derivation", test_timeout_derivation },
 	{ "sack_lost", test_sack_lost },
+	{ "sack_lost_socket", test_sack_lost_socket },
 	{ "dead_path", test_dead_path },
 	{ "isolated_loss", test_isolated_loss },
 	{ "one_loss", test_one_loss },
