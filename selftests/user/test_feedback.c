@@ -421,6 +421,12 @@ static void test_timeout_derivation(void)
 	}
 }
 
+/* Five sends of 100 bytes from 1000: E1, then E2 and E3 in turn. */
+#define FIVE_SENDS                                                                              \
+	TX(0, 1000, 100, E1, "", "", NULL), TX(0, 1100, 100, E2, "", "", NULL),                 \
+		TX(0, 1200, 100, E3, "", "", NULL), TX(0, 1300, 100, E2, "", "", NULL),         \
+		TX(0, 1400, 100, E3, "", "", NULL)
+
 /*
  * SACK holes TCP counts lost (RFC 6675 IsLost: DupThresh = 3 segments'
  * worth SACKed above): NACK at once, nothing disabled.
@@ -428,11 +434,7 @@ static void test_timeout_derivation(void)
 static void test_sack_lost(void)
 {
 	static const struct step t[] = {
-		TX(0, 1000, 100, E1, "", "", NULL),
-		TX(0, 1100, 100, E2, "", "", NULL),
-		TX(0, 1200, 100, E3, "", "", NULL),
-		TX(0, 1300, 100, E2, "", "", NULL),
-		TX(0, 1400, 100, E3, "", "", NULL),
+		FIVE_SENDS,
 		/* 200 bytes SACKed above the first: reordering, maybe */
 		RXS(1 * MS, F_A, 1000, 1, B(1100, 1300), "ACK:0202 ACK:0303",
 		    "in_sack_blocks=1 fb_ack=2", "una=1000 nxt=1500 pend=3"),
@@ -459,11 +461,7 @@ static void test_sack_lost(void)
 static void test_sack_lost_socket(void)
 {
 	static const struct step t[] = {
-		TX(0, 1000, 100, E1, "", "", NULL),
-		TX(0, 1100, 100, E2, "", "", NULL),
-		TX(0, 1200, 100, E3, "", "", NULL),
-		TX(0, 1300, 100, E2, "", "", NULL),
-		TX(0, 1400, 100, E3, "", "", NULL),
+		FIVE_SENDS,
 		TX(0, 1500, 100, E2, "", "", NULL),
 		TX(0, 1600, 100, E3, "", "", NULL),
 		/* 300 bytes above the first: lost for DupThresh 3, not for 6 */
