@@ -186,6 +186,19 @@ tcp_rec()
 		.value | "\(.flags) \(.tcp_reordering) \(.tcp_reordering_was) \(.tcp_recovery_was)"'
 }
 
+# Remove spritz's hooks from DEV behind spritzctl's back (tcx link pins,
+# or the cls_bpf filters of 6.1).
+detach_by_hand() # DEV
+{
+	local h ifi
+
+	ifi=$(cat /sys/class/net/$1/ifindex)
+	for h in ingress egress; do
+		rm -f $pins/link_${ifi}_$h
+		tc filter del dev $1 $h pref $((0x5350)) 2>/dev/null
+	done
+}
+
 # up --tcp-dupthresh N: RACK off and a threshold of N in the namespace, the
 # values found in the record; a second device shares them (another N is
 # refused); the namespace's last such device going down puts them back,
@@ -217,6 +230,15 @@ tcp_dupthresh()
 	"$ctl" down || rc=1
 	[ "$(tcp_now)" = "0 10" ] || { echo "changed since up: $(tcp_now), want 0 10"; rc=1; }
 	sysctl -qw net.ipv4.tcp_recovery=1 net.ipv4.tcp_reordering=3
+	# hooks removed by hand, then up without the flag: the record keeps
+	# what the first up found, and down still puts it back
+	"$ctl" up "${args[@]}" --tcp-dupthresh 6 || rc=1
+	detach_by_hand $dev
+	[ "$(spritz_attached $dev)" = 0 ] || { echo "$dev still attached"; rc=1; }
+	"$ctl" up "${args[@]}" || rc=1
+	[ "$(tcp_rec $dev)" = "16 6 3 1" ] || { echo "record after re-up $(tcp_rec $dev)"; rc=1; }
+	"$ctl" down || rc=1
+	[ "$(tcp_now)" = "1 3" ] || { echo "after re-up and down: $(tcp_now), want 1 3"; rc=1; }
 	# down of every device: restored once, by the last
 	"$ctl" up "${args[@]}" --tcp-dupthresh 40 && "$ctl" up "${up1[@]}" --tcp-dupthresh 40 ||
 		rc=1

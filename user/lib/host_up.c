@@ -228,11 +228,15 @@ static int up_tcp(void *arg, char *err, size_t errlen)
 	struct up_ctx *x = arg;
 	const struct spritz_ctl_state *sharer;
 
-	if (!x->c->tcp_dupthresh)
-		return 0;
 	sharer = host_tcp_sharer(x->devs, x->ndevs, x->rec.netns);
 	if (!sharer && x->had_rec && (x->old_rec.flags & SPRITZ_CTL_DEV_TCP_DUPTHRESH))
 		sharer = &x->old_rec; /* its own record of an earlier up */
+	if (!x->c->tcp_dupthresh) {
+		/* an earlier up's values stay this device's to put back */
+		if (sharer == &x->old_rec)
+			host_tcp_claim(&x->rec, sharer->tcp_reordering, sharer, &x->tcp_set, NULL, 0);
+		return 0;
+	}
 	return host_tcp_claim(&x->rec, x->c->tcp_dupthresh, sharer, &x->tcp_set, err, errlen);
 }
 
