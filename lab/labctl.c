@@ -724,25 +724,12 @@ static int cmd_redstat(int argc, char **argv)
 static int sysctl_set(const char *kv, int dry)
 {
 	const char *eq = strchr(kv, '=');
-	char path[256];
-	size_t i, n;
-	int fd, err = 0;
+	char key[246];
 
-	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(path) - 10)
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
 		return -EINVAL;
-	n = (size_t)snprintf(path, sizeof(path), "/proc/sys/%.*s", (int)(eq - kv), kv);
-	for (i = 10; i < n; i++)
-		if (path[i] == '.')
-			path[i] = '/';
-	if (dry)
-		return access(path, W_OK) ? -errno : 0;
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, eq + 1, strlen(eq + 1)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - kv), kv);
+	return spritz_sysctl_write(key, eq + 1, dry);
 }
 
 static int cmd_sysctl(int argc, char **argv)

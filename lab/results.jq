@@ -29,8 +29,15 @@ def tagstats($d): fctstats($d) +
 def bytag($d): group_by(.tag) | if length > 1 then
 	{by_tag: (map({(.[0].tag): tagstats($d)}) | add)} else {} end;
 
-# results.md's per-tag rows of a results.json.
-def tag_rows: .schemes | to_entries[] | .key as $s | (.value.by_tag // {}) | to_entries[] |
-	.value as $v | "| \($s) | \(.key) | \($v.flows) | \($v.finished) | " +
-	"\($v.fct_us.mean) | \($v.fct_us.p50) | \($v.fct_us.p99) | \($v.fct_us.max) | " +
-	"\($v.retransmits) | \($v.completion_us) |";
+# results.md's per-tag table of a results.json, after an empty line; nothing
+# when no scheme has by_tag.
+def tag_table: if [.schemes[].by_tag] | any then
+	"", "Per tag (the paper reports incast and bystanders apart; a collective's " +
+	"completion is its last flow's end, median over the runs):", "",
+	"| scheme | tag | flows | finished | mean | p50 | p99 | max | retransmits | completion |",
+	"| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+	(.schemes | to_entries[] | .key as $s | (.value.by_tag // {}) | to_entries[] |
+	 .value as $v | "| \($s) | \(.key) | \($v.flows) | \($v.finished) | " +
+	 "\($v.fct_us.mean) | \($v.fct_us.p50) | \($v.fct_us.p99) | \($v.fct_us.max) | " +
+	 "\($v.retransmits) | \($v.completion_us) |")
+	else empty end;

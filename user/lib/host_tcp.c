@@ -13,60 +13,29 @@
  * back, unless someone changed them since (then they stay).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "host_ops.h"
 #include "spritz_err.h"
 
-#define SYSCTL_DIR "/proc/sys/net/ipv4/"
-
 /* Read the integer sysctl net.ipv4.@name of this thread's namespace. */
 static int tcp_sysctl_get(const char *name, int *val)
 {
-	char path[128], buf[32], *end;
-	ssize_t n;
-	long v;
-	int fd;
+	char key[64];
 
-	snprintf(path, sizeof(path), SYSCTL_DIR "%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return (int)n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n') || v < -(1L << 30) || v > 1L << 30)
-		return -EINVAL;
-	*val = (int)v;
-	return 0;
+	snprintf(key, sizeof(key), "net.ipv4.%s", name);
+	return spritz_sysctl_read_int(key, val);
 }
 
 /* Write @val to net.ipv4.@name of this thread's namespace. */
 static int tcp_sysctl_set(const char *name, int val)
 {
-	char path[128], buf[32];
-	int fd, len, ret = 0;
+	char key[64], buf[16];
 
-	snprintf(path, sizeof(path), SYSCTL_DIR "%s", name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%d\n", val);
-	if (write(fd, buf, (size_t)len) != len)
-		ret = errno ? -errno : -EIO;
-	close(fd);
-	return ret;
+	snprintf(key, sizeof(key), "net.ipv4.%s", name);
+	snprintf(buf, sizeof(buf), "%d\n", val);
+	return spritz_sysctl_write(key, buf, false);
 }
 
 /* Both values written, or neither (the first put back). */

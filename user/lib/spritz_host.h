@@ -19,7 +19,8 @@
  * Units: host_obj.c (object, pins, device records, lock), host_netns.c,
  * host_module.c, host_table.c (endpoint tables: build, diff, push),
  * host_dir.c (directory map, flow resync, RCU barrier), host_ethtool.c,
- * host_ops.c (up, down, reload as step tables, spritz_steps.h).
+ * host_sysctl.c, host_tcp.c (up --tcp-dupthresh), host_ops.c (up, down,
+ * reload as step tables, spritz_steps.h).
  *
  * Error convention (spritz_err.h): 0 or -errno, a message in @err.
  */
@@ -184,6 +185,16 @@ int spritz_dp_sync(void);
 /* TSO and GSO of device @ifindex in this namespace (SIOCETHTOOL). */
 int spritz_offload_get(uint32_t ifindex, bool *tso, bool *gso);
 int spritz_offload_set(uint32_t ifindex, bool tso, bool gso);
+
+/* --------------------------------------------------------------- sysctls */
+
+/*
+ * A sysctl of the calling thread's network namespace by dotted key
+ * ("net.ipv4.tcp_recovery"): write @val as it is (@dry: only check that it
+ * could be written), or read an integer.  0 or -errno.
+ */
+int spritz_sysctl_write(const char *key, const char *val, bool dry);
+int spritz_sysctl_read_int(const char *key, int *val);
 
 /* ------------------------------------------------- up, down and reload */
 
