@@ -33,8 +33,9 @@
  * and return TC_ACT_UNSPEC (= TCX_NEXT): the next program or the default
  * action decides.  Documentation/datapath.rst is the user-facing account.
  *
- * Concurrency: the flow map is an LRU hash without a lock (6.1 allows no
- * bpf_spin_lock in LRU values, and no kfunc call may happen under one).
+ * Concurrency: the flow table is an array without a lock (an mmapable
+ * map's values hold no bpf_spin_lock, and no kfunc call may happen under
+ * one).
  * lb.h is memory safe whatever the state holds; two CPUs updating one
  * flow at once may lose one of the two updates (a buffered EV, a count, a
  * ring record).  TCP keeps a flow on one CPU most of the time (XPS/RFS).
@@ -51,6 +52,7 @@
 #include <spritz/kfuncs.h>
 #include <spritz/lb.h>
 #include <spritz/maps.h>
+#include <spritz/flowtab.h>
 
 #define SPRITZ_TC_NEXT (-1) /* TC_ACT_UNSPEC / TCX_NEXT */
 
@@ -79,11 +81,53 @@ struct {
 } spritz_udp SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__type(key, struct spritz_flow_key);
-	__type(value, struct spritz_flow);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct spritz_flow); /* keyed in place: flowtab.h */
 	__uint(max_entries, SPRITZ_FLOWS_MAX);
+	__uint(map_flags, BPF_F_MMAPABLE); /* scanned from userspace (host_flows.c) */
 } spritz_flows SEC(".maps");
+
+const volatile struct spritz_flow_hashkey spritz_flow_hashkey;
+
+/* The state of flow @key in spritz_flows, or NULL. */
+static __always_inline struct spritz_flow *spritz_flow_find(const struct spritz_flow_key *key)
+{
+	__u32 idx = spritz_flow_set(key, &spritz_flow_hashkey);
+	struct spritz_flow *f;
+	int w;
+
+#pragma unroll
+	for (w = 0; w < SPRITZ_FLOW_WAYS; w++, idx++) {
+		f = bpf_map_lookup_elem(&spritz_flows, &idx);
+		if (f && spritz_flow_key_eq(&f->key, key))
+			return f;
+	}
+	return NULL;
+}
+
+/* The slot a new flow @key takes: a free way of its set, else the least recently used. */
+static __always_inline __u32 spritz_flow_victim(const struct spritz_flow_key *key)
+{
+	__u32 idx = spritz_flow_set(key, &spritz_flow_hashkey), best = idx;
+	__u64 oldest = ~0ULL;
+	struct spritz_flow *f;
+	int w;
+
+#pragma unroll
+	for (w = 0; w < SPRITZ_FLOW_WAYS; w++, idx++) {
+		f = bpf_map_lookup_elem(&spritz_flows, &idx);
+		if (!f)
+			continue;
+		if (!spritz_flow_used(f))
+			return idx;
+		if (f->used_ns < oldest) {
+			oldest = f->used_ns;
+			best = idx;
+		}
+	}
+	return best;
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -439,52 +483,75 @@ static __always_inline struct spritz_dir_val *spritz_dir_lookup(const __u8 *addr
 }
 
 /*
- * The flow of @key (daddr filled), created if new, @create, its
- * destination is in the directory and device @ifindex in spritz_devs.
- * Both are consulted only when a flow starts: a flow keeps its source and
- * destination switch until it leaves the LRU map (a directory change
- * applies to new flows; `spritzctl` flushes flows when it must apply at
- * once).  Only data and SYNs create flows: a control segment (pure ACK,
- * RST, SYN-ACK, FIN-only) of a managed destination without a flow is
- * counted and left alone, so that floods of them (a SYN flood answered)
- * cannot evict established flows from the LRU.  NULL: unmanaged (counted).
+ * The slot a new flow @key (daddr filled) takes, out of device @ifindex:
+ * its index in spritz_flows, its state zeroed and keyed, or -1 if its
+ * destination is not in the directory, the device not in spritz_devs
+ * (unmanaged), or @create is 0.  Both are consulted only when a flow
+ * starts: a flow keeps its source and destination switch until its slot
+ * is taken (a directory change applies to new flows; `spritzctl` flushes
+ * flows when it must apply at once).  Only data and SYNs create flows: a
+ * control segment (pure ACK, RST, SYN-ACK, FIN-only) of a managed
+ * destination without a flow is counted and left alone, so that floods of
+ * them (a SYN flood answered) cannot evict established flows.  Global:
+ * verified once, and its stack is not the callers'.
  */
-static __always_inline struct spritz_flow *spritz_flow_get(struct spritz_flow_key *key,
-							   __u32 ifindex, struct spritz_stats *st,
-							   int create)
+__noinline int spritz_flow_new(const struct spritz_flow_key *key, __u32 ifindex,
+			       struct spritz_stats *st, int create)
 {
-	struct spritz_flow *f = bpf_map_lookup_elem(&spritz_flows, key);
 	struct spritz_dev_key dk = { .ifindex = ifindex };
 	struct spritz_dev_val *dev;
 	struct spritz_dir_val *dv;
+	struct spritz_flow *f;
+	__u32 idx;
 
-	if (f)
-		return f;
+	if (!key || !st)
+		return -1;
 	dv = spritz_dir_lookup(key->daddr);
 	if (!dv) {
 		st->un_no_dest++;
-		return NULL;
+		return -1;
 	}
 	dev = bpf_map_lookup_elem(&spritz_devs, &dk);
 	if (!dev) {
 		st->un_no_dev++;
-		return NULL;
+		return -1;
 	}
 	if (!create) {
 		st->eg_ctl_no_flow++;
-		return NULL;
+		return -1;
 	}
-	if (bpf_map_update_elem(&spritz_flows, key, &spritz_flow_zero, BPF_NOEXIST) == 0)
-		st->eg_flows_new++;
-	f = bpf_map_lookup_elem(&spritz_flows, key);
+	idx = spritz_flow_victim(key);
+	f = bpf_map_lookup_elem(&spritz_flows, &idx);
 	if (!f) {
 		st->eg_flow_fail++;
-		return NULL;
+		return -1;
 	}
-	/* also when another CPU created it a moment ago: same values */
+	st->eg_flow_evict += spritz_flow_used(f);
+	if (bpf_map_update_elem(&spritz_flows, &idx, &spritz_flow_zero, BPF_ANY)) {
+		st->eg_flow_fail++;
+		return -1;
+	}
+	st->eg_flows_new++;
+	f->key = *key; /* used_ns 0: the first to go until it sends data */
 	f->src_switch = dev->src_switch;
 	f->dst_switch = dv->dst_switch;
-	return f;
+	return idx;
+}
+
+/* The flow of @key, created if new (spritz_flow_new()); NULL: unmanaged. */
+static __always_inline struct spritz_flow *spritz_flow_get(const struct spritz_flow_key *key,
+							   __u32 ifindex, struct spritz_stats *st,
+							   int create)
+{
+	struct spritz_flow *f = spritz_flow_find(key);
+	int idx;
+
+	if (f)
+		return f;
+	idx = spritz_flow_new(key, ifindex, st, create);
+	if (idx < 0)
+		return NULL;
+	return bpf_map_lookup_elem(&spritz_flows, &idx);
 }
 
 static __always_inline void spritz_v4mapped(__u8 *dst, __u32 addr_be)
@@ -573,6 +640,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		return SPRITZ_TC_NEXT;
 	/* a SYN is steered like data, but never recorded (feedback.h) */
 	if (kind == SPRITZ_SEG_DATA) {
+		f->used_ns = c->now;
 		spritz_srtt(skb, f);
 		if (spritz_fb_presend(&f->fb, seq, end) && spritz_retrans(f, st, seq, end))
 			spritz_fb_deliver(f, &c->cfg, st);
@@ -776,7 +844,6 @@ static __always_inline int spritz_udp_carrier(__u32 port, int v6)
 __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_key *key,
 			       const struct spritz_inner_send *in, int inner, struct spritz_stats *st)
 {
-	struct spritz_flow_key k __attribute__((aligned(4)));
 	struct spritz_flow *f;
 	struct spritz_ctx *c;
 	int r, record = 0;
@@ -784,16 +851,16 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 
 	if (!key || !in || !st)
 		return -1;
-	k = *key; /* on the stack: 6.1 takes no other memory as a map key */
-	f = spritz_flow_get(&k, skb->ifindex, st, 1);
+	f = spritz_flow_get(key, skb->ifindex, st, 1);
 	if (!f)
 		return -1;
 	segs = spritz_segs(skb);
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
 	c = spritz_ctx_egress();
+	f->used_ns = c->now;
 	if (inner) {
-		record = spritz_inner_sent(f, &k, in, c, st);
+		record = spritz_inner_sent(f, key, in, c, st);
 		if (record)
 			spritz_srtt(skb, f);
 		/* inline: one more call would take the stack past 512 bytes */
@@ -1137,7 +1204,7 @@ static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *s
 	outer = bpf_map_lookup_elem(&spritz_inner, &key);
 	if (!outer)
 		return NULL;
-	f = bpf_map_lookup_elem(&spritz_flows, outer);
+	f = spritz_flow_find(outer);
 	if (!f || (f->flags & SPRITZ_FLOW_F_MIXED))
 		return NULL;
 	l3_off = (__u32)((__u8 *)h->l3 - (__u8 *)spritz_data(skb));
@@ -1172,7 +1239,7 @@ int spritz_ingress(struct __sk_buff *skb)
 		spritz_tcp_key(&key, &h, kind, 1);
 		if (SPRITZ_BENCH_STOP(2))
 			return SPRITZ_TC_NEXT;
-		f = bpf_map_lookup_elem(&spritz_flows, &key);
+		f = spritz_flow_find(&key);
 		if (!f || !spritz_fb_tracking(&f->fb))
 			goto unmanaged;
 		if (SPRITZ_BENCH_STOP(3))

@@ -9,7 +9,7 @@
  *	spritz_devs	hash      ifindex of an attached device -> its switch
  *	spritz_dir	LPM trie  IPv6 prefix (IPv4 as ::ffff:0:0/96) -> dst switch
  *	spritz_udp	array     UDP destination port -> carrier mode
- *	spritz_flows	LRU hash  flow 5-tuple -> algorithm state + in-flight ring
+ *	spritz_flows	array     slot (flowtab.h) -> flow 5-tuple, algorithm state, in-flight ring
  *	spritz_inner	LRU hash  TCP flow inside a VXLAN/Geneve flow -> that flow
  *	spritz_stats	per-CPU array[1] of named counters
  *	spritz_knobs	per-CPU array[2]: the knob snapshot (bpf_spritz_knobs()), egress and ingress
@@ -35,7 +35,7 @@
 /* Map sizes. */
 #define SPRITZ_DEVS_MAX 256	/* attached devices */
 #define SPRITZ_DIR_MAX 65536	/* directory prefixes */
-#define SPRITZ_FLOWS_MAX 65536	/* flows (LRU: the oldest go first) */
+#define SPRITZ_FLOWS_MAX 65536	/* flow table slots (flowtab.h) */
 #define SPRITZ_UDP_PORTS 65536	/* one slot per port */
 
 /* -------------------------------------------------------------- devices */
@@ -97,7 +97,7 @@ struct spritz_flow_key {
 	__u16 dport; /* host byte order */
 	__u8 proto;  /* IPPROTO_TCP or IPPROTO_UDP */
 	__u8 __pad[3];
-};
+} __attribute__((aligned(4))); /* read as 32-bit words (flowtab.h) */
 
 /*
  * In-flight ring: the last SPRITZ_RING_SIZE data sends of a TCP flow,
@@ -188,6 +188,8 @@ struct spritz_fb_flow {
 
 /* Per-flow value. */
 struct spritz_flow {
+	struct spritz_flow_key key; /* the slot's flow (flowtab.h); proto 0: free */
+	__u64 used_ns;		  /* last data send (0: none): LRU within the set */
 	struct spritz_lb_flow lb; /* algorithm state (lb.h), 72 B */
 	__u64 bytes_sent;	  /* skb->len sum, for the small-flow bias */
 	__u64 packets;		  /* managed packets (GSO segments counted) */
@@ -217,6 +219,7 @@ struct spritz_stats {
 	__u64 eg_ctl_no_flow;	/* ... of a flow without state: untouched, none created */
 	__u64 eg_flows_new;	/* flow states created */
 	__u64 eg_flow_fail;	/* flow state could not be created: untouched */
+	__u64 eg_flow_evict;	/* ... created in the slot of another flow (a full set) */
 	__u64 eg_retrans;	/* TCP sends of already sent sequence */
 	__u64 eg_ring_overrun;	/* send not recorded: SPRITZ_RING_SIZE sends in flight */
 	__u64 eg_csum_fail;	/* UDP checksum helper failed */

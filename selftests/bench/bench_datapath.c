@@ -100,11 +100,15 @@ static int map_fd(const char *name)
 
 static void reset(void)
 {
-	int fd = map_fd("spritz_flows");
-	struct spritz_flow_key k;
+	struct spritz_flowtab t;
+	size_t i;
 
-	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
-		;
+	if (spritz_flowtab_open(map_fd("spritz_flows"), true, &t))
+		return;
+	for (i = 0; i < t.n; i++)
+		if (spritz_flow_used(&t.slot[i]))
+			spritz_flowtab_clear(&t, i);
+	spritz_flowtab_close(&t);
 }
 
 static int dir_add(const char *addr, int plen, uint32_t dst)
@@ -139,20 +143,25 @@ static int dev_add(void)
 static int buffer_fill(const struct spec *s, uint16_t ev)
 {
 	struct spritz_flow_key k = { 0 };
+	struct spritz_flowtab t;
 	struct spritz_lb_cfg cfg;
-	struct spritz_flow f;
-	int fd = map_fd("spritz_flows");
+	long i;
 
 	inet_pton(AF_INET6, s->src ? s->src : LOCAL6, k.saddr);
 	inet_pton(AF_INET6, s->dst, k.daddr);
 	k.sport = s->sport ? s->sport : 40000;
 	k.dport = s->dport ? s->dport : 5201;
 	k.proto = 6;
-	if (bpf_map_lookup_elem(fd, &k, &f))
-		return -ENOENT;
-	spritz_lb_cfg_default(&cfg);
-	spritz_lb_feedback(&f.lb, &cfg, SPRITZ_FB_ACK, ev, 0);
-	return bpf_map_update_elem(fd, &k, &f, BPF_EXIST);
+	i = spritz_flowtab_open(map_fd("spritz_flows"), true, &t);
+	if (i)
+		return (int)i;
+	i = spritz_flowtab_find(&t, &k);
+	if (i >= 0) {
+		spritz_lb_cfg_default(&cfg);
+		spritz_lb_feedback(&t.slot[i].lb, &cfg, SPRITZ_FB_ACK, ev, 0);
+	}
+	spritz_flowtab_close(&t);
+	return i < 0 ? (int)i : 0;
 }
 
 static int eg_fd;

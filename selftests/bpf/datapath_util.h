@@ -20,12 +20,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <spritz/flowtab.h>
 #include <spritz/kfuncs.h>
 #include <spritz/maps.h>
 
 #include "csum.h"
 #include "kmod_util.h"
 #include "spritz.skel.h"
+#include "spritz_host.h"
 
 #define RET_NEXT 0xffffffffU /* TC_ACT_UNSPEC as the u32 test-run retval */
 
@@ -360,6 +362,12 @@ static inline struct spritz *dp_open_load(void)
 	skel = spritz__open();
 	if (!skel)
 		return NULL;
+	/* random flow table keys, as libspritz loads it: no test may depend on them */
+	if (spritz_flowtab_seed(skel->obj)) {
+		printf("# failed to draw flow table keys\n");
+		spritz__destroy(skel);
+		return NULL;
+	}
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (k >= DP_LOG_PROGS)
 			break;
@@ -491,16 +499,58 @@ static inline int dp_stats(struct spritz *skel, struct spritz_stats *out)
 #define STAT(st, field) (*(__u64 *)((char *)(st) + (field)))
 #define SOFF(field) offsetof(struct spritz_stats, field)
 
+/*
+ * spritz_flows of @skel mapped into the test, once per map: a mapping per
+ * call would fault in its 42 MiB again each time (slow under TCG).
+ */
+static inline struct spritz_flowtab *dp_flowtab(struct spritz *skel)
+{
+	static struct spritz_flowtab t;
+	static uint32_t id;
+	struct bpf_map_info info;
+	uint32_t len = sizeof(info);
+	int fd = bpf_map__fd(skel->maps.spritz_flows);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return NULL;
+	if (t.slot && id == info.id)
+		return &t;
+	spritz_flowtab_close(&t);
+	if (spritz_flowtab_open(fd, true, &t))
+		return NULL;
+	id = info.id;
+	return &t;
+}
+
+/* Count (and with @clear, forget) the flows in spritz_flows; -errno. */
+static inline int dp_flows(struct spritz *skel, int clear)
+{
+	struct spritz_flowtab *t = dp_flowtab(skel);
+	int n = 0;
+	size_t i;
+
+	if (!t)
+		return -EIO;
+	for (i = 0; i < t->n; i++) {
+		if (!spritz_flow_used(&t->slot[i]))
+			continue;
+		n++;
+		if (clear)
+			spritz_flowtab_clear(t, i);
+	}
+	return n;
+}
+
 /* Zero the statistics and forget every flow. */
 static inline void dp_reset(struct spritz *skel)
 {
-	int fd = bpf_map__fd(skel->maps.spritz_flows), ncpu = libbpf_num_possible_cpus();
+	int fd, ncpu = libbpf_num_possible_cpus();
 	struct spritz_flow_key k;
 	struct spritz_stats *z = calloc(ncpu > 0 ? ncpu : 1, sizeof(*z));
 	uint32_t zero = 0;
 
-	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
-		;
+	dp_flows(skel, 1);
 	fd = bpf_map__fd(skel->maps.spritz_inner);
 	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
 		;
@@ -528,7 +578,28 @@ static inline int dp_run(int prog_fd, const struct pkt *in, struct pkt *out, uin
 	return e;
 }
 
-/* The flow of a packet built from @s on egress (UDP: original sport). */
+/*
+ * The state of flow @k in spritz_flows into @f: its slot, or -ENOENT.
+ * Looked for where the datapath puts it, in the ways of its set under
+ * the keys the loader drew (flowtab.h), so that a placement that differs
+ * between the programs and userspace fails the tests.
+ */
+static inline long dp_flow_key(struct spritz *skel, const struct spritz_flow_key *k,
+			       struct spritz_flow *f)
+{
+	struct spritz_flowtab *t = dp_flowtab(skel);
+	uint32_t i, w;
+
+	if (!t)
+		return -EIO;
+	i = spritz_flow_set(k, &skel->rodata->spritz_flow_hashkey);
+	for (w = 0; w < SPRITZ_FLOW_WAYS; w++, i++)
+		if (spritz_flowtab_get(t, i, f) && spritz_flow_key_eq(&f->key, k))
+			return i;
+	return -ENOENT;
+}
+
+/* The flow of a packet built from @s on egress (UDP: original sport): 0 or -ENOENT. */
 static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spritz_flow *f)
 {
 	struct spritz_flow_key k = { 0 };
@@ -545,7 +616,7 @@ static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spri
 	k.sport = s->sport ? s->sport : proto == 6 ? 40000 : 49999;
 	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : SPRITZ_UDP_PORT_VXLAN;
 	k.proto = proto;
-	return bpf_map_lookup_elem(bpf_map__fd(skel->maps.spritz_flows), &k, f);
+	return dp_flow_key(skel, &k, f) < 0 ? -ENOENT : 0;
 }
 
 /* Write a string knob (e.g. "algorithm"). */

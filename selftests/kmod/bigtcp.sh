@@ -40,8 +40,8 @@ stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py
 # Largest send (in GSO segments and in bytes) in the flows' rings now.
 ring_max()
 {
-	bpftool -j map dump pinned /sys/fs/bpf/spritz/spritz_flows 2>/dev/null |
-		jq '[.. | objects | select(has("segs") and has("end_seq") and has("start_seq")) |
+	spritz_flow_states "$ctl" 2>/dev/null |
+		jq -s '[.. | objects | select(has("segs") and has("end_seq") and has("start_seq")) |
 		     select(.segs > 0) | (.end_seq - .start_seq + 4294967296) % 4294967296] | max // 0'
 }
 

@@ -213,9 +213,8 @@ socket_state()
 	ns spza sysctl -qw net.ipv4.tcp_reordering=7 || return 1
 	transfer 5004 || rc=1
 	ns spza sysctl -qw net.ipv4.tcp_reordering=3
-	fb=$(bpftool -j map dump pinned /sys/fs/bpf/spritz/spritz_flows |
-		jq -c '[.[].formatted | select(.key.dport == 5004) | .value.fb |
-			{dupthresh, srtt_us}] | first')
+	fb=$(spritz_flow_states "$ctl" |
+		jq -sc '[.[] | select(.key.dport == 5004) | .fb | {dupthresh, srtt_us}] | first')
 	echo "# flow to port 5004: $fb"
 	jq -e '.dupthresh == 7 and .srtt_us > 0' <<<"$fb" >/dev/null ||
 		{ echo "want dupthresh 7 and an srtt"; rc=1; }

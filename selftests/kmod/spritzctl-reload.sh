@@ -302,11 +302,11 @@ show_json()
 	jq -e 'keys == ["flows"] and (.flows | length >= 2) and all(.flows[];
 		(keys == ["algorithm", "buffer", "bytes", "daddr", "dport", "dst_switch",
 			  "inflight", "last_ev", "last_lat_class", "packets", "proto", "saddr",
-			  "sport", "src_switch"]) and
+			  "slot", "sport", "src_switch"]) and
 		(.proto | IN("tcp", "udp")) and (.saddr | type == "string") and
 		(.daddr | type == "string") and (.algorithm | type == "string") and
-		all(.sport, .dport, .src_switch, .dst_switch, .packets, .bytes, .inflight;
-		    type == "number") and
+		all(.sport, .dport, .src_switch, .dst_switch, .packets, .bytes, .inflight, .slot;
+		    type == "number") and (.slot >= 0 and .slot < 65536) and
 		(.last_ev | type | IN("number", "null")) and
 		(.last_lat_class | type | IN("number", "null")) and
 		(.buffer | type == "array") and all(.buffer[];

@@ -128,6 +128,21 @@ spritz_rmmod()
 	rmmod spritz
 }
 
+# Every flow in the pinned flow table, one JSON object per line with the
+# named fields of struct spritz_flow, as bpftool prints one slot; spritzctl
+# (path $1) names the slots in use (the table has 65536 slots, and a dump
+# of all of them would print every empty one).
+spritz_flow_states()
+{
+	local slot
+
+	for slot in $("$1" show flows -j | jq '.flows[].slot'); do
+		bpftool -j map lookup pinned /sys/fs/bpf/spritz/spritz_flows \
+			key $((slot & 255)) $((slot >> 8 & 255)) $((slot >> 16 & 255)) $((slot >> 24)) |
+			jq -c '.formatted.value'
+	done
+}
+
 # The knob table of include/spritz/knobs.h, one "name default min max" line
 # per SPRITZ_KNOBS entry, with SPRITZ_DEF_* and other macros resolved.
 spritz_knob_table()

@@ -10,6 +10,7 @@
 
 #include <bpf/bpf.h>
 
+#include <spritz/flowtab.h>
 #include <spritz/maps.h>
 
 #include "spritz_err.h"
@@ -147,48 +148,38 @@ static bool pair_stale(const struct spritz_stale *stale, size_t nstale, uint32_t
 
 int spritz_flows_resync(int dir_fd, long src, const struct spritz_stale *stale, size_t nstale)
 {
-	struct spritz_flow_key *drop = NULL, k, next;
-	size_t i, n = 0, cap = 0;
+	struct spritz_flowtab t;
 	struct spritz_flow f;
-	void *prev = NULL;
-	int fd, err = 0;
+	int fd, err, n = 0;
+	size_t i;
 
 	fd = spritz_dp_pin_get(SPRITZ_MAP_FLOWS);
 	if (fd < 0)
 		return fd;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
+	err = spritz_flowtab_open(fd, true, &t);
+	close(fd);
+	if (err)
+		return err;
+	for (i = 0; i < t.n; i++) {
 		struct spritz_dir_key dk = { .prefixlen = 128 };
 		struct spritz_dir_val dv;
 
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &f))
+		if (!spritz_flowtab_get(&t, i, &f))
 			continue;
-		memcpy(dk.addr, k.daddr, sizeof(dk.addr));
+		memcpy(dk.addr, f.key.daddr, sizeof(dk.addr));
 		/* an LPM lookup with a full-length key: the longest match */
 		if (!bpf_map_lookup_elem(dir_fd, &dk, &dv) && dv.dst_switch == f.dst_switch &&
 		    (src < 0 || f.src_switch != (uint32_t)src) &&
 		    !pair_stale(stale, nstale, f.src_switch, f.dst_switch))
 			continue;
-		if (n == cap) {
-			void *p;
-
-			cap = cap ? 2 * cap : 64;
-			p = realloc(drop, cap * sizeof(*drop));
-			if (!p) {
-				err = -ENOMEM;
-				goto free_drop;
-			}
-			drop = p;
+		/* unless the datapath gave the slot to another flow meanwhile */
+		if (spritz_flow_key_eq(&t.slot[i].key, &f.key)) {
+			spritz_flowtab_clear(&t, i);
+			n++;
 		}
-		drop[n++] = k;
 	}
-	for (i = 0; i < n; i++)
-		bpf_map_delete_elem(fd, &drop[i]);
-free_drop:
-	free(drop);
-	close(fd);
-	return err ? err : (int)n;
+	spritz_flowtab_close(&t);
+	return n;
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include <spritz/abi.h>
 #include <spritz/maps.h>
+#include <spritz/flowtab.h>
 
 #include "spritz.skel.h"
 #include "spritz_err.h"
@@ -138,6 +139,12 @@ int spritz_dp_create(struct spritz_dp *dp, uint32_t host_flags, char *errbuf, si
 		err = -errno;
 		spritz_seterr(errbuf, errlen, "failed to open BPF object %s: %s", what, strerror(-err));
 		return err;
+	}
+	err = spritz_flowtab_seed(obj);
+	if (err) {
+		spritz_seterr(errbuf, errlen, "failed to draw flow table keys for %s: %s", what,
+			      strerror(-err));
+		goto close_obj;
 	}
 	if (bpf_object__load(obj)) {
 		err = -errno;

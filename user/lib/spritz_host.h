@@ -163,13 +163,35 @@ struct spritz_stale {
 	const uint8_t *dst; /* nsw bytes, 1 = replaced (spritz_ktable_diff()) */
 };
 
+/* ------------------------------------------------------- the flow table */
+
+/* spritz_flows mapped into this process (host_flows.c). */
+struct spritz_flowtab {
+	struct spritz_flow *slot;
+	size_t n, len;
+};
+
+struct bpf_object;
+
+/* Map the flow table of map @fd; -EPROTO if not this build's table. */
+int spritz_flowtab_open(int fd, bool writable, struct spritz_flowtab *t);
+void spritz_flowtab_close(struct spritz_flowtab *t);
+/* Copy slot @i into @f: true if it holds a flow. */
+bool spritz_flowtab_get(const struct spritz_flowtab *t, size_t i, struct spritz_flow *f);
+/* The slot of the flow @key (a scan: no hash keys needed), or -ENOENT. */
+long spritz_flowtab_find(const struct spritz_flowtab *t, const struct spritz_flow_key *key);
+/* Forget the flow in slot @i (its next packet starts a new state). */
+void spritz_flowtab_clear(struct spritz_flowtab *t, size_t i);
+/* Draw the hash keys of @obj's flow table (opened, not loaded): 0 or -errno. */
+int spritz_flowtab_seed(struct bpf_object *obj);
+
 /*
  * Drop the flow states (spritz_flows) that the directory in @dir_fd now
  * maps elsewhere (or not at all), those of source switch @src (if not -1)
  * and those of a pair (source, destination) in @stale: the next packet of
  * such a flow starts a new state from the current directory, spritz_devs
- * and tables, with no EV of the old ones buffered.  The states to drop are
- * collected first; only then deleted.  Number dropped, or -errno.
+ * and tables, with no EV of the old ones buffered.  Number dropped, or
+ * -errno.
  */
 int spritz_flows_resync(int dir_fd, long src, const struct spritz_stale *stale, size_t nstale);
 

@@ -24,6 +24,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <spritz/flowtab.h>
 #include <spritz/knobs.h>
 #include <spritz/maps.h>
 #include <spritz/netlink.h>
@@ -276,49 +277,53 @@ static void flow_row(const struct spritz_flow_key *k, const struct spritz_flow *
 
 static int show_flows(void)
 {
-	struct spritz_flow_key k, next;
-	struct bpf_map_info info;
+	struct spritz_flowtab t;
 	struct spritz_flow f;
-	json_t *arr = NULL;
-	void *prev = NULL;
-	int fd, ret = EXIT_OK;
+	json_t *arr = NULL, *o;
+	int fd, err;
+	size_t i;
 
 	fd = open_map(SPRITZ_MAP_FLOWS, "flows");
 	if (fd < 0)
 		return EXIT_FAIL;
-	if (check_value_size(fd, sizeof(f), "flows", &info)) {
-		close(fd);
+	err = spritz_flowtab_open(fd, false, &t);
+	close(fd);
+	if (err) {
+		ctl_err("failed to show flows: %s", err == -EPROTO ?
+			"not this build's flow table (datapath and spritzctl of different builds)" :
+			strerror(-err));
 		return EXIT_FAIL;
 	}
 	if (opt_json) {
 		arr = json_array();
 		if (!arr) {
-			close(fd);
+			spritz_flowtab_close(&t);
 			return ctl_json_print(NULL);
 		}
 	} else {
 		printf("%-5s %-46s %-46s %-11s %-7s %10s %12s  %s\n", "proto", "source",
 		       "destination", "switches", "last_ev", "packets", "bytes", "buffer (ev/ecn)");
 	}
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		k = next;
-		prev = &k;
-		if (bpf_map_lookup_elem(fd, &k, &f))
-			continue; /* evicted meanwhile */
+	for (i = 0; i < t.n; i++) {
+		if (!spritz_flowtab_get(&t, i, &f))
+			continue;
 		if (!opt_json) {
-			flow_row(&k, &f);
+			flow_row(&f.key, &f);
 			continue;
 		}
-		if (json_array_append_new(arr, flow_json(&k, &f))) {
+		o = flow_json(&f.key, &f);
+		if (o && json_object_set_new(o, "slot", json_integer((json_int_t)i))) {
+			json_decref(o);
+			o = NULL;
+		}
+		if (!o || json_array_append_new(arr, o)) {
 			json_decref(arr);
-			close(fd);
+			spritz_flowtab_close(&t);
 			return ctl_json_print(NULL);
 		}
 	}
-	close(fd);
-	if (opt_json)
-		ret = ctl_json_print(json_pack("{s:o}", "flows", arr));
-	return ret;
+	spritz_flowtab_close(&t);
+	return opt_json ? ctl_json_print(json_pack("{s:o}", "flows", arr)) : EXIT_OK;
 }
 
 /* ----------------------------------------------------------------- stats */

@@ -736,16 +736,7 @@ static int d2_disabled(void)
 
 static int nflows(void)
 {
-	int fd = bpf_map__fd(skel->maps.spritz_flows), n = 0;
-	struct spritz_flow_key k, next;
-	void *prev = NULL;
-
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		k = next;
-		prev = &k;
-		n++;
-	}
-	return n;
+	return dp_flows(skel, 0);
 }
 
 static int pending_port(uint16_t sport)
