@@ -53,15 +53,15 @@ sim_case()
 }
 
 topo=dragonfly:p=1,a=4,h=2
-# sim_run_case SCENARIO TAGS: sim/run of one Spritz scheme on $topo; its
+# sim_run_case SCENARIO TAGS [OPTION...]: sim/run of one Spritz scheme on $topo; its
 # results.json has every flow of flows.txt, finished (motivational: the
 # monitored one; the run ends with it), and with more than one tag a by_tag
 # entry per tag holding exactly that tag's flows.
 sim_run_case()
 {
-	local d=$tmp/$1 want
+	local d=$tmp/$1${3:+-opt} want
 	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario "$1" --schemes spray-u \
-		--size 65536 --duration-us 50 --deadline-us 200000 --out "$d" >/dev/null 2>"$d.err" ||
+		--size 65536 --duration-us 50 --deadline-us 200000 --out "$d" "${@:3}" >/dev/null 2>"$d.err" ||
 		{ tail -n 3 "$d.err"; return 1; }
 	[ "$(awk '!/^#/ { print $5 }' "$d/flows.txt" | sort -u | xargs)" = "$2" ] ||
 		{ echo "tags of flows.txt: $(awk '!/^#/ { print $5 }' "$d/flows.txt" | sort -u | xargs)"; return 1; }
@@ -72,6 +72,16 @@ sim_run_case()
 		(\$r.finished == \$r.flows or \$r.by_tag.monitored.finished == 1) and
 		(if (\$w | length) > 1 then (\$r.by_tag | map_values(.flows)) == \$w
 		 else \$r.by_tag == null end)"
+}
+
+# --members 3: three ring flows, the other hosts' permutation beside them.
+members_case()
+{
+	local n
+
+	sim_run_case allreduce-ring "allreduce-ring background" --members 3 || return 1
+	n=$(awk '$5 == "allreduce-ring"' "$tmp/allreduce-ring-opt/flows.txt" | wc -l)
+	[ "$n" -eq 3 ] || { echo "ring flows: $n"; return 1; }
 }
 
 case $what in
@@ -123,10 +133,19 @@ scenarios)
 	websearch	websearch
 	CASES
 	)
-	ktap_header "$(($(wc -l <<< "$cases") + 2))"
+	ktap_header "$(($(wc -l <<< "$cases") + 5))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
+	run_test "sim/run allreduce-ring --members 3: a ring of 3" members_case
+	run_test "sim/run --members 1: exit 2" expect 2 \
+		"failed to parse --members 1: not a number of hosts, at least 2" \
+		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario alltoall \
+		--members 1 --out "$tmp/x"
+	run_test "sim/run --members past the hosts: flowgen's error, exit 1" expect 1 \
+		"failed to generate alltoall: 100 members of" \
+		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario alltoall \
+		--members 100 --out "$tmp/x"
 	run_test "sim/run --scenario bogus: exit 2" expect 2 \
 		"failed to parse --scenario bogus: not motivational, permutation" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario bogus --out "$tmp/x"
