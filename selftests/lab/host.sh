@@ -384,6 +384,21 @@ test_gen_websearch()
 	return $bad
 }
 
-cases=(plan_knobs report_counters report_seeds report_monitored labctl_sysctl gen_collectives gen_incast gen_websearch)
+# lab/run --members: a bad count, or more members than the plan has hosts
+# (36), is refused before anything is created.
+test_run_members()
+{
+	local bad=0
+
+	expect 2 "failed to parse --members 1: not a number of hosts, at least 2" \
+		"$RUN" --topo "$DF" --scenario alltoall --members 1 --out "$TMP/m" || bad=1
+	expect 2 "failed to generate allreduce-ring: 37 members of 36 hosts" \
+		"$RUN" --topo "$DF" --scenario allreduce-ring --members 37 --out "$TMP/m" || bad=1
+	[ ! -e "$TMP/m" ] || { echo "lab/run created its --out on bad input"; bad=1; }
+	return $bad
+}
+
+cases=(plan_knobs report_counters report_seeds report_monitored labctl_sysctl gen_collectives gen_incast
+       gen_websearch run_members)
 [ $# -gt 0 ] && cases=("$@")
 ktap_run_cases "${cases[@]}"
