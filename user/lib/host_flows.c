@@ -78,7 +78,7 @@ void spritz_flowtab_clear(struct spritz_flowtab *t, size_t i)
 
 /* The offset and size of global @name in section @sec of @obj's BTF. */
 static int datasec_var(struct bpf_object *obj, const char *sec, const char *name, uint32_t *off,
-		   uint32_t *size)
+		       uint32_t *size)
 {
 	const struct btf *btf = bpf_object__btf(obj);
 	const struct btf_var_secinfo *vs;
