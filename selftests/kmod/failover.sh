@@ -142,7 +142,13 @@ row() # ALGO DROP RTO_MIN
 		"guest); port-0 path disables $dead, other $live; TIMEOUTs $((t1 - t0));" \
 		"ring overruns $(($(stat eg_ring_overrun) - ovr))"
 	diag
-	[ "$live" -eq 0 ] || { echo "a path that delivers was disabled"; rc=1; }
+	if [ "$live" -ne 0 ]; then
+		# the trace for whoever reads the failure: the flow's feedback state
+		echo "a path that delivers was disabled"
+		spritz_flow_states "$ctl" | jq -c 'select(.key.dport == 5002) | .fb' |
+			sed 's/^/# flow to port 5002: /'
+		rc=1
+	fi
 	if [ "$2" = on ]; then
 		[ "$dead" -gt 0 ] || { echo "no blackholed path disabled"; rc=1; }
 	else
