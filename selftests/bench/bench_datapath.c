@@ -155,7 +155,8 @@ static int buffer_fill(const struct spec *s, uint16_t ev)
 	i = spritz_flowtab_open(map_fd("spritz_flows"), true, &t);
 	if (i)
 		return (int)i;
-	i = spritz_flowtab_find(&t, &k);
+	i = spritz_flowtab_find(&t, &k, sn ? &sn->rodata->spritz_flow_hashkey :
+					    &sk->rodata->spritz_flow_hashkey);
 	if (i >= 0) {
 		spritz_lb_cfg_default(&cfg);
 		spritz_lb_feedback(&t.slot[i].lb, &cfg, SPRITZ_FB_ACK, ev, 0);

@@ -588,15 +588,14 @@ static inline long dp_flow_key(struct spritz *skel, const struct spritz_flow_key
 			       struct spritz_flow *f)
 {
 	struct spritz_flowtab *t = dp_flowtab(skel);
-	uint32_t i, w;
+	long i;
 
 	if (!t)
 		return -EIO;
-	i = spritz_flow_set(k, &skel->rodata->spritz_flow_hashkey);
-	for (w = 0; w < SPRITZ_FLOW_WAYS; w++, i++)
-		if (spritz_flowtab_get(t, i, f) && spritz_flow_key_eq(&f->key, k))
-			return i;
-	return -ENOENT;
+	i = spritz_flowtab_find(t, k, &skel->rodata->spritz_flow_hashkey);
+	if (i >= 0 && !spritz_flowtab_get(t, (size_t)i, f))
+		return -ENOENT; /* forgotten meanwhile */
+	return i;
 }
 
 /* The flow of a packet built from @s on egress (UDP: original sport): 0 or -ENOENT. */

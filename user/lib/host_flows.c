@@ -60,12 +60,14 @@ bool spritz_flowtab_get(const struct spritz_flowtab *t, size_t i, struct spritz_
 	return spritz_flow_used(f);
 }
 
-long spritz_flowtab_find(const struct spritz_flowtab *t, const struct spritz_flow_key *key)
+long spritz_flowtab_find(const struct spritz_flowtab *t, const struct spritz_flow_key *key,
+			 const volatile struct spritz_flow_hashkey *hk)
 {
-	size_t i;
+	uint32_t i = spritz_flow_set(key, hk), w;
 
-	for (i = 0; i < t->n; i++)
-		if (spritz_flow_used(&t->slot[i]) && spritz_flow_key_eq(&t->slot[i].key, key))
+	for (w = 0; w < SPRITZ_FLOW_WAYS; w++, i++)
+		if (i < t->n && spritz_flow_used(&t->slot[i]) &&
+		    spritz_flow_key_eq(&t->slot[i].key, key))
 			return (long)i;
 	return -ENOENT;
 }

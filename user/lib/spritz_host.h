@@ -172,14 +172,20 @@ struct spritz_flowtab {
 };
 
 struct bpf_object;
+struct spritz_flow_hashkey;
 
 /* Map the flow table of map @fd; -EPROTO if not this build's table. */
 int spritz_flowtab_open(int fd, bool writable, struct spritz_flowtab *t);
 void spritz_flowtab_close(struct spritz_flowtab *t);
 /* Copy slot @i into @f: true if it holds a flow. */
 bool spritz_flowtab_get(const struct spritz_flowtab *t, size_t i, struct spritz_flow *f);
-/* The slot of the flow @key (a scan: no hash keys needed), or -ENOENT. */
-long spritz_flowtab_find(const struct spritz_flowtab *t, const struct spritz_flow_key *key);
+/*
+ * The slot of the flow @key, or -ENOENT: looked for where the datapath
+ * puts it, in the ways of its set under the loaded object's hash keys @hk
+ * (include/spritz/flowtab.h).
+ */
+long spritz_flowtab_find(const struct spritz_flowtab *t, const struct spritz_flow_key *key,
+			 const volatile struct spritz_flow_hashkey *hk);
 /* Forget the flow in slot @i (its next packet starts a new state). */
 void spritz_flowtab_clear(struct spritz_flowtab *t, size_t i);
 /* Draw the hash keys of @obj's flow table (opened, not loaded): 0 or -errno. */
