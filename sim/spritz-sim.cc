@@ -6,13 +6,16 @@
  *	spritz-sim --topo TOPO --flows FILE --scheme NAME [--out FILE]
  *	           [--fail-links FRACTION] [--seed N] [--deadline-us US]
  *	           [--queue-pkts N] [--rto-us US] [--dupthresh N]
- *	           [--rate-gbps G] [--stop-tag TAG] [--rng-seed N] [--progress]
- *	           [--walk]
+ *	           [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]
+ *	           [--rng-seed N] [--progress] [--walk]
  *
  * --seed chooses the failed links and, unless --rng-seed is given, seeds
  * the simulator's random source (path picks, Valiant, failures).
  * --stop-tag ends the run once every flow with that tag finished (the
- * motivational scenario's monitored flow).
+ * motivational scenario's monitored flow).  --ecmp-tag leaves the flows
+ * with that tag to the switches' ECMP whatever the scheme (the paper's
+ * collectives run beside an ECMP background): their hosts do not steer
+ * them, and every switch routes their segments as in the scheme ecmp.
  *
  * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
  * switch and per host, point-to-point links at Table II's speed and cable
@@ -123,6 +126,7 @@ struct Flow {
 	/* host hook state: the tc programs' per-flow value (maps.h) */
 	spritz_flow hf;
 	bool hf_init = false;
+	bool ecmp = false; /* --ecmp-tag: the switches' ECMP routes it, hosts do not steer */
 };
 
 struct TcpBits {
@@ -166,6 +170,7 @@ struct Sim {
 	spritz_topo *t = nullptr;
 	Scheme scheme;
 	spritz_sw_cfg cfg;
+	spritz_sw_cfg cfg_ecmp; /* the switches' mode for --ecmp-tag flows */
 	std::vector<spritz_sw_info> info;
 	std::vector<spritz_sw_route> routes; /* s * nsw + d */
 	std::vector<std::vector<SwPort>> ports; /* [s][slot] */
@@ -191,6 +196,7 @@ struct Sim {
 	uint64_t data_sent = 0, acks_seen = 0;
 	bool progress = false;
 	std::string stop_tag;	/* stop once every flow with this tag finished */
+	std::string ecmp_tag;	/* flows with this tag are routed by ECMP */
 	uint32_t nstop = 0;
 	double t0 = 0, last_progress = 0;
 };
@@ -242,9 +248,28 @@ public:
 	void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
 };
 
-/* The packet's inputs to the switch core, as the BPF switch fills them. */
+/*
+ * Is TCP segment @tb of a --ecmp-tag flow?  Its data goes to, its ACKs
+ * come from, the flow's port (the connecting side's ephemeral ports lie
+ * above every flow's).
+ */
+bool ecmp_segment(const TcpBits &tb)
+{
+	const auto &fl = g_sim->flows;
+	uint32_t d = (uint32_t)tb.dport - PORT_BASE, s = (uint32_t)tb.sport - PORT_BASE;
+
+	if (tb.dport >= PORT_BASE && d < fl.size())
+		return fl[d].ecmp;
+	return tb.sport >= PORT_BASE && s < fl.size() && fl[s].ecmp;
+}
+
+/*
+ * The packet's inputs to the switch core, as the BPF switch fills them,
+ * and the configuration that decides it (@cfg: the scheme's, or ECMP for
+ * a --ecmp-tag flow's packet).
+ */
 void sw_fill(uint32_t me, uint32_t in_slot, const Ipv4Header &h, Ptr<const Packet> p,
-	     spritz_sw_pkt *in, TcpBits *tb)
+	     spritz_sw_pkt *in, TcpBits *tb, const spritz_sw_cfg **cfg)
 {
 	Sim *S = g_sim;
 	uint32_t s, k;
@@ -265,9 +290,10 @@ void sw_fill(uint32_t me, uint32_t in_slot, const Ipv4Header &h, Ptr<const Packe
 	in->ev = p->PeekPacketTag(tag) ? tag.ev : -1;
 	in->hop = h.GetTtl();
 	memset(tb, 0, sizeof(*tb));
-	if (h.GetProtocol() == 6)
-		tcp_peek(p, tb);
-	if (S->cfg.mode == SPRITZ_SW_MODE_ECMP || S->cfg.mode == SPRITZ_SW_MODE_UGAL_L) {
+	*cfg = &S->cfg;
+	if (h.GetProtocol() == 6 && tcp_peek(p, tb) && !S->ecmp_tag.empty() && ecmp_segment(*tb))
+		*cfg = &S->cfg_ecmp;
+	if ((*cfg)->mode == SPRITZ_SW_MODE_ECMP || (*cfg)->mode == SPRITZ_SW_MODE_UGAL_L) {
 		uint8_t sa[16] = {}, da[16] = {};
 		uint32_t v;
 
@@ -278,7 +304,7 @@ void sw_fill(uint32_t me, uint32_t in_slot, const Ipv4Header &h, Ptr<const Packe
 		v = htonl(h.GetDestination().Get());
 		memcpy(&da[12], &v, 4);
 		in->flow_hash = spritz_sw_flow_hash(sa, da, tb->sport, tb->dport, h.GetProtocol(),
-						    0, S->cfg.seed);
+						    0, (*cfg)->seed);
 		in->pkt_hash = spritz_sw_pkt_hash(in->flow_hash, tb->seq, tb->ack);
 	}
 	in->rnd = S->rng.next();
@@ -312,14 +338,14 @@ void sw_fill_prev(uint32_t me, spritz_sw_pkt *in)
 }
 
 /* SPRITZ_SW_NEED_UGAL (bpf fill_ugal()), with the ports' real queues. */
-void sw_fill_ugal(uint32_t me, spritz_sw_pkt *in, uint32_t p1)
+void sw_fill_ugal(uint32_t me, const spritz_sw_cfg *cfg, spritz_sw_pkt *in, uint32_t p1)
 {
 	Sim *S = g_sim;
 	uint32_t n1 = peer_of(me, p1), p2 = SPRITZ_SW_SLOT_NONE, last;
 
 	in->have |= SPRITZ_SW_HAVE_UGAL;
 	if (n1 != SPRITZ_SW_NONE)
-		p2 = spritz_sw_ugal_hop2(&S->cfg, &S->info[me], &S->info[n1], n1, p1, in);
+		p2 = spritz_sw_ugal_hop2(cfg, &S->info[me], &S->info[n1], n1, p1, in);
 	last = p2 == SPRITZ_SW_SLOT_NONE ? n1 : peer_of(n1, p2);
 	if (last == SPRITZ_SW_NONE) {
 		in->q_min = in->h_min = 0;
@@ -333,18 +359,19 @@ void sw_fill_ugal(uint32_t me, spritz_sw_pkt *in, uint32_t p1)
 }
 
 /* The switch model: one decision of the shared core; SLOT_NONE + *why on a drop. */
-uint32_t sw_decide(uint32_t me, spritz_sw_pkt *in, spritz_sw_decision *dec, uint32_t *why)
+uint32_t sw_decide(uint32_t me, const spritz_sw_cfg *cfg, spritz_sw_pkt *in,
+		   spritz_sw_decision *dec, uint32_t *why)
 {
 	Sim *S = g_sim;
-	uint32_t ret = spritz_sw_decide(&S->cfg, &S->info[me], me, in, dec);
+	uint32_t ret = spritz_sw_decide(cfg, &S->info[me], me, in, dec);
 
 	if (ret == SPRITZ_SW_V_NEED && (dec->need & SPRITZ_SW_NEED_PREV)) {
 		sw_fill_prev(me, in);
-		ret = spritz_sw_decide(&S->cfg, &S->info[me], me, in, dec);
+		ret = spritz_sw_decide(cfg, &S->info[me], me, in, dec);
 	}
 	if (ret == SPRITZ_SW_V_NEED && (dec->need & SPRITZ_SW_NEED_UGAL)) {
-		sw_fill_ugal(me, in, dec->val_port);
-		ret = spritz_sw_decide(&S->cfg, &S->info[me], me, in, dec);
+		sw_fill_ugal(me, cfg, in, dec->val_port);
+		ret = spritz_sw_decide(cfg, &S->info[me], me, in, dec);
 	}
 	if (ret != SPRITZ_SW_V_FORWARD) {
 		*why = dec->drop ? dec->drop - 1 : (uint32_t)SPRITZ_SW_DROP_NO_PORT;
@@ -358,14 +385,15 @@ bool SwitchRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 			       MulticastForwardCallback, LocalDeliverCallback, ErrorCallback)
 {
 	Sim *S = g_sim;
+	const spritz_sw_cfg *cfg;
 	spritz_sw_decision dec;
 	spritz_sw_pkt in;
 	TcpBits tb;
 	uint32_t slot, why = 0, ifi = idev->GetIfIndex();
 
 	S->sw_packets++;
-	sw_fill(sw, S->slot_of_if[sw][ifi], h, p, &in, &tb);
-	slot = sw_decide(sw, &in, &dec, &why);
+	sw_fill(sw, S->slot_of_if[sw][ifi], h, p, &in, &tb, &cfg);
+	slot = sw_decide(sw, cfg, &in, &dec, &why);
 	if (slot != SPRITZ_SW_SLOT_NONE) {
 		SwPort &pt = S->ports[sw][slot];
 		int pure_ack = h.GetProtocol() == 6 && h.GetPayloadSize() <= tb.doff * 4u;
@@ -373,7 +401,7 @@ bool SwitchRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 		why = spritz_sw_port_check(pt.flags, pt.dev ? 1 : 0, pure_ack);
 		if (!why) {
 			S->steered += dec.steered;
-			if (dec.role == SPRITZ_SW_ROLE_ECMP1 && S->cfg.mode == SPRITZ_SW_MODE_UGAL_L &&
+			if (dec.role == SPRITZ_SW_ROLE_ECMP1 && cfg->mode == SPRITZ_SW_MODE_UGAL_L &&
 			    dec.val_port != SPRITZ_SW_SLOT_NONE)
 				(dec.minimal ? S->ugal_min : S->ugal_val)++;
 			ucb(pt.route, p, h);
@@ -588,7 +616,7 @@ Ptr<Ipv4Route> HostRouting::RouteOutput(Ptr<Packet> p, const Ipv4Header &h, Ptr<
 		if (f->hf_init && spritz_seq_before(tb.seq, f->hf.fb.snd_nxt))
 			f->retrans++;
 	}
-	if (S->scheme.algo >= 0) {
+	if (S->scheme.algo >= 0 && !f->ecmp) {
 		host_egress(f, p, tb, paylen);
 	} else if (paylen) {
 		/* unmanaged: the sequence space only, to count retransmissions */
@@ -622,7 +650,7 @@ bool HostRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h, Ptr<const
 			f->rcv_have = true;
 		}
 		if ((tb.flags & SPRITZ_TCP_ACK) && S->scheme.algo >= 0 &&
-		    (f = flow_of(host, tb.sport, true))) {
+		    (f = flow_of(host, tb.sport, true)) && !f->ecmp) {
 			S->acks_seen++;
 			host_ack(f, tb, raw);
 		}
@@ -1005,7 +1033,7 @@ long walk()
 					in.route_port = S->routes[(size_t)cur * t->nsw + dst].port;
 					in.ev = p[i].ev;
 					in.hop = (uint8_t)hop;
-					slot = sw_decide(cur, &in, &dec, &why);
+					slot = sw_decide(cur, &S->cfg, &in, &dec, &why);
 					if (slot == SPRITZ_SW_SLOT_NONE || slot >= SPRITZ_SW_HOST_SLOT0 ||
 					    ng >= 64)
 						break;
@@ -1136,8 +1164,9 @@ void write_results(FILE *o, double wall, double cpu)
 		fprintf(o, ", \"size\": %llu, \"tag\": ", (unsigned long long)f.size);
 		json_str(o, f.tag);
 		fprintf(o, ", \"finished\": %s, \"bytes\": %llu, \"retransmits\": %u, "
-			   "\"ooo\": %u, \"fct_us\": ",
-			fin ? "true" : "false", (unsigned long long)f.rx, f.retrans, f.ooo);
+			   "\"ooo\": %u, \"steered\": %s, \"fct_us\": ",
+			fin ? "true" : "false", (unsigned long long)f.rx, f.retrans, f.ooo,
+			f.hf_init && (f.hf.flags & SPRITZ_FLOW_F_HAVE_EV) ? "true" : "false");
 		if (fin)
 			fprintf(o, "%lld", (long long)((f.t_end - f.t_start) / 1000));
 		else
@@ -1152,8 +1181,8 @@ void usage()
 	fprintf(stderr,
 		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
-		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--rng-seed N]\n"
-		"       [--progress]\n");
+		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
+		"       [--rng-seed N] [--progress]\n");
 	exit(2);
 }
 
@@ -1177,6 +1206,7 @@ int main(int argc, char **argv)
 		{ "walk", no_argument, nullptr, 'w' },
 		{ "stop-tag", required_argument, nullptr, 'T' },
 		{ "rng-seed", required_argument, nullptr, 'G' },
+		{ "ecmp-tag", required_argument, nullptr, 'E' },
 		{ nullptr, 0, nullptr, 0 },
 	};
 	static Sim sim;
@@ -1204,6 +1234,7 @@ int main(int argc, char **argv)
 		case 'w': do_walk = true; break;
 		case 'T': sim.stop_tag = optarg; break;
 		case 'G': rng_seed = strtoul(optarg, nullptr, 0); have_rng = true; break;
+		case 'E': sim.ecmp_tag = optarg; break;
 		default: usage();
 		}
 	}
@@ -1224,6 +1255,7 @@ int main(int argc, char **argv)
 	if (spritz_lab_check(S->t, err, sizeof(err)))
 		die("failed to use %s: %s", topo, err);
 	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
+	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_ECMP, 0, &S->cfg_ecmp);
 	S->rng = Rng(have_rng ? rng_seed : P.seed);
 	S->deadline_us = P.deadline_us;
 	S->progress = progress;
@@ -1276,10 +1308,16 @@ int main(int argc, char **argv)
 	read_flows(flows);
 	if (S->flows.empty())
 		die("failed to read %s: no flows", flows);
-	for (auto &f : S->flows)
+	uint32_t necmp = 0;
+	for (auto &f : S->flows) {
 		S->nstop += f.tag == S->stop_tag;
+		f.ecmp = !S->ecmp_tag.empty() && f.tag == S->ecmp_tag;
+		necmp += f.ecmp;
+	}
 	if (!S->stop_tag.empty() && !S->nstop)
 		die("failed to use --stop-tag %s: no flow has it", S->stop_tag.c_str());
+	if (!S->ecmp_tag.empty() && !necmp)
+		die("failed to use --ecmp-tag %s: no flow has it", S->ecmp_tag.c_str());
 	uint32_t qp = P.queue_pkts ? P.queue_pkts : S->t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88;
 	/* the paper's initial window: 1.5 BDP (its maximum is not modelled) */
 	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(qp * 3 / 2));

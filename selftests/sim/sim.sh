@@ -13,7 +13,9 @@
 #                (counters); under ECMP some flow never finishes
 #   scenarios    sim/run runs every flowgen scenario; results.json counts
 #                every flow of flows.txt, per tag too (the paper reports
-#                incast and bystanders apart); a bad argument exits 2
+#                incast and bystanders apart); with --ecmp-background the
+#                hosts steer the collective's flows and not the
+#                background's; a bad argument exits 2
 #
 # Usage: selftests/sim/sim.sh walk|permutation|blackhole|scenarios
 # Skips when the simulator is not built (no libns3-dev).
@@ -84,6 +86,28 @@ members_case()
 	[ "$n" -eq 3 ] || { echo "ring flows: $n"; return 1; }
 }
 
+# --ecmp-background: a ring of 3 under spray-u, its background left to the
+# switches' ECMP: no background flow steered by its host, every ring flow
+# steered; without the flag every flow is steered.
+ecmp_background_case()
+{
+	local d=$tmp/ebg bg
+
+	for bg in "" --ecmp-background; do
+		OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario allreduce-ring \
+			--members 3 --schemes spray-u --size 65536 --deadline-us 200000 \
+			--out "$d$bg" $bg >/dev/null 2>"$d.err" || { tail -n 3 "$d.err"; return 1; }
+	done
+	check_json "$d/flows-spray-u.json" '[.flows[] | .steered] | all' || return 1
+	check_json "$d/results.json" '.background == "scheme"' || return 1
+	check_json "$d--ecmp-background/results.json" '.background == "ecmp"' || return 1
+	check_json "$d--ecmp-background/flows-spray-u.json" \
+		'([.flows[] | select(.tag == "background") | .steered] | any | not) and
+		 ([.flows[] | select(.tag == "allreduce-ring") | .steered] | all) and
+		 ([.flows[] | select(.tag == "allreduce-ring")] | length == 3) and
+		 ([.flows[] | select(.finished | not)] | length == 0)'
+}
+
 case $what in
 walk)
 	# TOPO (the fabrics the BPF switch's test walks too)
@@ -133,11 +157,21 @@ scenarios)
 	websearch	websearch
 	CASES
 	)
-	ktap_header "$(($(wc -l <<< "$cases") + 5))"
+	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
+	ktap_header "$(($(wc -l <<< "$cases") + 8))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
 	run_test "sim/run allreduce-ring --members 3: a ring of 3" members_case
+	run_test "sim/run --ecmp-background: the background by ECMP, the ring steered" \
+		ecmp_background_case
+	run_test "sim/run permutation --ecmp-background: exit 2" expect 2 \
+		"failed to use --ecmp-background: permutation has no background flows" \
+		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario permutation \
+		--ecmp-background --out "$tmp/x"
+	run_test "spritz-sim --ecmp-tag of no flow: exit 1" expect 1 \
+		"failed to use --ecmp-tag nosuch: no flow has it" \
+		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --ecmp-tag nosuch
 	run_test "sim/run --members 1: exit 2" expect 2 \
 		"failed to parse --members 1: not a number of hosts, at least 2" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario alltoall \
