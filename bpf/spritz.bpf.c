@@ -188,10 +188,10 @@ struct spritz_ctx {
 /*
  * The knob snapshot, refreshed from spritz.ko (bpf_spritz_knobs()) at most
  * every SPRITZ_KNOB_REFRESH_NS per CPU and direction, its age measured on
- * the kernel's coarse clock (never on a packet field: a sender controls
+ * the kernel's clock (never on a packet field: a sender controls
  * skb->tstamp with SO_TXTIME, and a far-future one would freeze the
- * snapshot).  A knob change reaches the datapath within a millisecond
- * and a tick.  0 (the tests) refreshes on every packet.
+ * snapshot).  A knob change reaches the datapath within a millisecond.
+ * 0 (the tests) refreshes on every packet.
  */
 #define SPRITZ_KNOB_REFRESH_NS 1000000ULL
 __u64 spritz_knob_refresh_ns = SPRITZ_KNOB_REFRESH_NS;
@@ -248,13 +248,18 @@ __noinline int spritz_knobs_fetch(struct spritz_ctx *c)
 static struct spritz_knob_cache spritz_knobs_none;
 
 /*
- * The knob snapshot of direction @dir at coarse-clock time @raw for one
- * packet: the per-CPU cached one in place (no copy), refreshed when it is
- * older than spritz_knob_refresh_ns.
+ * The knob snapshot of direction @dir and the time for one packet: the
+ * per-CPU cached snapshot in place (no copy), refreshed when it is older
+ * than spritz_knob_refresh_ns.  One read of the fine clock serves both:
+ * send and ACK times need it (flow timeouts are a few RTTs, see Clocks in
+ * datapath.rst), and a second, coarse read for the snapshot's age would
+ * cost a helper call.  No packet field is read: send times, like the
+ * snapshot's age, are the kernel's.
  */
-static __always_inline struct spritz_ctx *spritz_ctx_get(__u64 raw, __u32 dir)
+static __always_inline struct spritz_ctx *spritz_ctx_get(__u32 dir)
 {
 	struct spritz_knob_cache *kc = bpf_map_lookup_elem(&spritz_knobs, &dir);
+	__u64 raw = bpf_ktime_get_ns();
 	struct spritz_ctx *c;
 
 	if (!kc)
@@ -270,26 +275,6 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(__u64 raw, __u32 dir)
 	}
 	c->now = raw + spritz_clock_offset_ns;
 	return c;
-}
-
-/*
- * The knob snapshot and the time for a packet: the snapshot's age on the
- * coarse clock, the time on the fine one, since flow timeouts are a few
- * RTTs (see Clocks in datapath.rst).  No packet field is read: send
- * times, like the snapshot's age, are the kernel's.
- */
-static __always_inline struct spritz_ctx *spritz_ctx_fine(__u32 dir)
-{
-	struct spritz_ctx *c;
-
-	c = spritz_ctx_get(bpf_ktime_get_coarse_ns(), dir);
-	c->now = bpf_ktime_get_ns() + spritz_clock_offset_ns;
-	return c;
-}
-
-static __always_inline struct spritz_ctx *spritz_ctx_egress(void)
-{
-	return spritz_ctx_fine(SPRITZ_KNOBS_EGRESS);
 }
 
 /*
@@ -635,7 +620,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 
 	if (SPRITZ_BENCH_STOP(4))
 		return SPRITZ_TC_NEXT;
-	c = spritz_ctx_egress();
+	c = spritz_ctx_get(SPRITZ_KNOBS_EGRESS);
 	if (SPRITZ_BENCH_STOP(5))
 		return SPRITZ_TC_NEXT;
 	/* a SYN is steered like data, but never recorded (feedback.h) */
@@ -857,7 +842,7 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 	segs = spritz_segs(skb);
 	st->eg_managed_udp++;
 	st->eg_segs += segs;
-	c = spritz_ctx_egress();
+	c = spritz_ctx_get(SPRITZ_KNOBS_EGRESS);
 	f->used_ns = c->now;
 	if (inner) {
 		record = spritz_inner_sent(f, key, in, c, st);
@@ -1153,7 +1138,7 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 	 */
 	if (SPRITZ_BENCH_STOP(4))
 		return;
-	c = spritz_ctx_fine(SPRITZ_KNOBS_INGRESS);
+	c = spritz_ctx_get(SPRITZ_KNOBS_INGRESS);
 	if (SPRITZ_BENCH_STOP(5))
 		return;
 	if (spritz_ack_scan(f, &s, c, st))

@@ -12,12 +12,11 @@
  *
  *   egress tcp6 buffer    Scout steady state: the good-path buffer holds an
  *                         EV (one sample per explore_threshold packets); the
- *                         packet has no time stamp: egress reads the coarse
- *                         clock, as for UDP carriers
+ *                         packet has no time stamp
  *   egress tcp6 stamped   the same, the packet stamped once with a
  *                         CLOCK_MONOTONIC departure time as TCP's are
- *                         (bpf_skb_set_tstamp() in the bench build): the
- *                         path the stack's TCP packets take
+ *                         (bpf_skb_set_tstamp() in the bench build); egress
+ *                         never reads it: the same path
  *   egress tcp6 sample    Scout with an empty buffer: a pick every packet
  *   egress udp4 vxlan     UDP carrier: source port + checksum, a pick every packet
  *   ingress ack idle      an ACK (with timestamps) of a managed flow whose
