@@ -561,8 +561,11 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
  *    spurious): the path is alive: no TIMEOUT, the suspect is dropped
  *    (fb_path_alive);
  *  - else, once it is @timeout_ns old (or at once, when nothing is in
- *    flight any more, this evidence is in and no DSACK can still report
- *    TCP's repair of it spurious: __spritz_fb_repair_open()), if a send of the flow on
+ *    flight any more and this evidence is in) and no DSACK can still
+ *    report TCP's repair of it spurious (__spritz_fb_repair_open(); past
+ *    the timeout, only a repair on another EV is waited for: the first
+ *    ACKs after a stall of the sender are older than the repairs the
+ *    stall made TCP send), if a send of the flow on
  *    another EV, sent after it and less than @timeout_ns after it, or
  *    TCP's repair of it sent on another EV within @timeout_ns, was
  *    delivered (the peer answered, its switch was reachable): if another
@@ -589,6 +592,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 {
 	struct spritz_inflight *s;
 	__u32 i;
+	int open;
 
 	if (!fb || !st)
 		return 0;
@@ -611,13 +615,17 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 		return 0;
 	}
 	/* judged once it is a timeout old, or now if nothing is in flight any
-	 * more (no later ACK would come to judge it), the evidence is in and
-	 * the ACK that brought it cannot be the late first copy's, with the
-	 * repair's DSACK still to come */
-	if ((now < s->sent_ns || now - s->sent_ns < timeout_ns) &&
-	    !(fb->snd_una == fb->snd_nxt && (s->flags & SPRITZ_IF_F_REACH) &&
-	      !__spritz_fb_repair_open(fb, s, now, timeout_ns)))
+	 * more (no later ACK would come to judge it) and the evidence is in;
+	 * either way not while the ACK may be the late first copy's with the
+	 * DSACK of a repair just sent on another path still to come: after a
+	 * stall of the sender, its first ACKs are older than TCP's repairs */
+	open = __spritz_fb_repair_open(fb, s, now, timeout_ns);
+	if (now >= s->sent_ns && now - s->sent_ns >= timeout_ns) {
+		if (open && (s->flags & SPRITZ_IF_F_MOVED))
+			return 0;
+	} else if (fb->snd_una != fb->snd_nxt || !(s->flags & SPRITZ_IF_F_REACH) || open) {
 		return 0;
+	}
 	if (s->flags & SPRITZ_IF_F_REACH) {
 		if (!(s->flags & SPRITZ_IF_F_AGAIN)) {
 			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns ||

@@ -655,6 +655,39 @@ static void test_one_loss(void)
 }
 
 /*
+ * A stall of the sender (its CPU starved, its VM descheduled) longer than
+ * the flow timeout: the peer's ACKs of four sprayed sends wait in the
+ * sender's backlog while TCP's retransmission timer fires, and TCP sends
+ * three of them again on other paths (a spurious RTO; two were on E1).
+ * Then the stale ACK arrives: the suspect is past its timeout, reachable,
+ * with a second loss on its path, but its repair left a moment ago and
+ * the DSACK that shows it spurious is still to come - it is not judged
+ * until two srtts after the repair, and the DSACK arrives first.
+ */
+static void test_stall(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(10 * US, 1100, 100, E2, "", "", NULL),
+		TX(20 * US, 1200, 100, E1, "", "", NULL),
+		TX(30 * US, 1300, 100, E2, "", "", NULL),
+		/* 5 ms later: the RTO */
+		TX(5000 * US, 1000, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		TX(5010 * US, 1100, 100, E3, "NACK:0202", "eg_retrans=1 fb_nack=1", NULL),
+		TX(5020 * US, 1200, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		/* the ACK the peer sent at 0.3 ms, of the first copies */
+		RX(5030 * US, F_A, 1400, "ACK:0202 ACK:0303 ACK:0303 ACK:0202", "fb_ack=4",
+		   "una=1400 nxt=1400 pend=0"),
+		/* the repair of 1000 arrived as a duplicate */
+		RXS(5200 * US, F_A, 1400, 1, B(1000, 1100), "", "in_sack_bad=1 fb_path_alive=1",
+		    "una=1400 nxt=1400 pend=0"),
+		RX(9000 * US, F_A, 1400, "", "", "una=1400 nxt=1400 pend=0"),
+	};
+	trace_srtt_us = 300;
+	RUN_DIS("stall", t, 0);
+}
+
+/*
  * A send acknowledged after the timeout, before TCP sent it again, was
  * late, not lost: its path is alive.
  */
@@ -1185,6 +1218,7 @@ static const struct test_case tests[] = {
 	{ "isolated_loss", test_isolated_loss },
 	{ "one_loss", test_one_loss },
 	{ "late_ack", test_late_ack },
+	{ "stall", test_stall },
 	{ "blackhole", test_blackhole },
 	{ "congested_path", test_congested_path },
 	{ "congested_burst", test_congested_burst },
