@@ -278,13 +278,15 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(__u32 dir)
 }
 
 /*
- * The smoothed RTT and the reordering degree (TCP's DupThresh) of the TCP
- * socket that sends @skb into @f, if there is one (a local sender; tc
- * egress has skb->sk, a full socket for data).  Global, like a send's
- * other steps: verified once, not on every parse path.
+ * The smoothed RTT, the reordering degree (TCP's DupThresh) and the bytes
+ * queued beyond the send's @end of the TCP socket that sends @skb into @f,
+ * if there is one (a local sender; tc egress has skb->sk, a full socket
+ * for data).  Global, like a send's other steps: verified once, not on
+ * every parse path.
  */
-__noinline int spritz_srtt(struct __sk_buff *skb, struct spritz_flow *f)
+__noinline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end)
 {
+	__s32 unsent;
 	struct bpf_sock *sk = skb->sk;
 	struct tcp_sock *tp;
 
@@ -299,6 +301,9 @@ __noinline int spritz_srtt(struct __sk_buff *skb, struct spritz_flow *f)
 	if (tp->srtt_us)
 		f->fb.srtt_us = tp->srtt_us >> 3; /* the kernel keeps it << 3 */
 	f->fb.dupthresh = tp->reordering;
+	/* what the application handed to TCP and TCP has not sent yet */
+	unsent = (__s32)(tp->write_seq - end);
+	f->fb.unsent = unsent > 0 ? (__u32)unsent : 0;
 	return 0;
 }
 
@@ -626,7 +631,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	/* a SYN is steered like data, but never recorded (feedback.h) */
 	if (kind == SPRITZ_SEG_DATA) {
 		f->used_ns = c->now;
-		spritz_srtt(skb, f);
+		spritz_sock_state(skb, f, end);
 		if (spritz_fb_presend(&f->fb, seq, end) && spritz_retrans(f, st, seq, end))
 			spritz_fb_deliver(f, &c->cfg, st);
 	}
@@ -847,7 +852,7 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 	if (inner) {
 		record = spritz_inner_sent(f, key, in, c, st);
 		if (record)
-			spritz_srtt(skb, f);
+			spritz_sock_state(skb, f, in->end);
 		/* inline: one more call would take the stack past 512 bytes */
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver_all(f, &c->cfg, st);

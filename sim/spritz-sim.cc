@@ -117,7 +117,8 @@ struct Flow {
 	uint32_t ss, sk, ds, dk; /* switch, host index at the switch */
 	uint32_t sh, dh;	 /* host numbers */
 	/* results */
-	int64_t t_start = -1, t_end = -1; /* ns */
+	int64_t t_start = -1, t_end = -1; /* ns, simulator time */
+	bool connected = false, go = false; /* handshake done; start time reached */
 	uint64_t rx = 0, sent = 0;
 	uint32_t retrans = 0, ooo = 0;
 	uint32_t rcv_next = 0;
@@ -199,6 +200,8 @@ struct Sim {
 	std::string ecmp_tag;	/* flows with this tag are routed by ECMP */
 	uint32_t nstop = 0;
 	double t0 = 0, last_progress = 0;
+	int64_t trace_flow = -1; /* --trace-flow: the flow whose sends and feedback go to stderr */
+	uint64_t setup_ns = 20000; /* --connect-us: connections open this long before time 0 */
 };
 
 Ipv4Address host_addr(uint32_t s, uint32_t k)
@@ -441,6 +444,12 @@ uint64_t now_ns()
 	return (uint64_t)Simulator::Now().GetNanoSeconds();
 }
 
+/* The experiment's clock, in us: simulator time less the connection set-up. */
+double exp_us()
+{
+	return ((double)now_ns() - (double)g_sim->setup_ns) / 1e3;
+}
+
 /* The flow a segment from host @host to @dst port @dport belongs to, or NULL. */
 Flow *flow_of(uint32_t host, uint16_t port, bool sender)
 {
@@ -457,8 +466,12 @@ Flow *flow_of(uint32_t host, uint16_t port, bool sender)
 void fb_one(Flow *f, const spritz_fb_event *e)
 {
 	Sim *S = g_sim;
+	uint32_t act = spritz_fb_apply(&f->hf.lb, &S->lb, &S->st, e);
 
-	if (!(spritz_fb_apply(&f->hf.lb, &S->lb, &S->st, e) & SPRITZ_LB_ACT_DISABLE_PATH))
+	if (f->id == S->trace_flow)
+		fprintf(stderr, "trace %.3f fb kind %u ev %#06x class %u segs %u act %#x\n",
+			exp_us(), e->kind, e->ev, e->lat_class, e->segs, act);
+	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH))
 		return;
 	if (S->tables->timeout(f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
 		S->st.path_disables++;
@@ -505,6 +518,21 @@ int host_decide(Flow *f, int syn_again)
 	return r & 0xffffff;
 }
 
+/*
+ * The bytes the flow's socket holds beyond sequence @end, which TCP has not
+ * sent (tc egress: tp->write_seq - end, spritz_sock_state()).
+ */
+uint32_t sock_unsent(Flow *f, uint32_t end)
+{
+	Ptr<TcpSocketBase> tsb = f->tx ? DynamicCast<TcpSocketBase>(f->tx) : nullptr;
+	int32_t d;
+
+	if (!tsb)
+		return 0;
+	d = tsb->GetTxBuffer()->TailSequence() - SequenceNumber32(end);
+	return d > 0 ? (uint32_t)d : 0;
+}
+
 /* What the tc egress program does with one TCP segment (spritz_egress_tcp6()). */
 void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 {
@@ -539,6 +567,8 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end) &&
 	    spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end))
 		fb_deliver(f);
+	if (kind == SPRITZ_SEG_DATA)
+		f->hf.fb.unsent = sock_unsent(f, end);
 	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV));
 	if (r < 0) {
 		S->st.eg_unsteered++;
@@ -553,6 +583,10 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	if (kind == SPRITZ_SEG_DATA)
 		spritz_fb_record(&f->hf.fb, &S->st, now_ns(), tb.seq, end, r & 0xffff,
 				 (r >> 16) & 0xff, 1);
+	if (f->id == S->trace_flow)
+		fprintf(stderr, "trace %.3f send seq %u len %u ev %#06x class %u buf %u\n",
+			exp_us(), tb.seq, paylen, r & 0xffff, (r >> 16) & 0xff,
+			f->hf.lb.len);
 }
 
 /* What the tc ingress program does with an ACK of a flow (spritz_ack()). */
@@ -593,6 +627,9 @@ void host_ack(Flow *f, const TcpBits &tb, const uint8_t *h)
 		}
 		i += len;
 	}
+	if (f->id == S->trace_flow)
+		fprintf(stderr, "trace %.3f ack %u ece %u sacks %u\n", exp_us(), a.ack,
+			a.ece, a.nsack);
 	if (spritz_fb_ack(&f->hf.fb, &S->st, now_ns(), S->timeout_ns, &a))
 		fb_deliver(f);
 }
@@ -708,6 +745,7 @@ void rx_cb(Ptr<Socket> s)
 	}
 }
 
+/* The application writes what the socket takes, once the flow has started. */
 void tx_more(Ptr<Socket> s, uint32_t)
 {
 	Sim *S = g_sim;
@@ -716,6 +754,8 @@ void tx_more(Ptr<Socket> s, uint32_t)
 	s->GetPeerName(peer);
 	Flow *f = &S->flows[InetSocketAddress::ConvertFrom(peer).GetPort() - PORT_BASE];
 
+	if (!f->connected || !f->go)
+		return;
 	while (f->sent < f->size) {
 		uint32_t n = s->GetTxAvailable();
 		uint64_t left = f->size - f->sent;
@@ -737,6 +777,10 @@ void tx_more(Ptr<Socket> s, uint32_t)
 
 void connected_cb(Ptr<Socket> s)
 {
+	Address peer;
+
+	s->GetPeerName(peer);
+	g_sim->flows[InetSocketAddress::ConvertFrom(peer).GetPort() - PORT_BASE].connected = true;
 	tx_more(s, s->GetTxAvailable());
 }
 
@@ -744,18 +788,39 @@ void conn_fail_cb(Ptr<Socket>)
 {
 }
 
-void flow_start(uint32_t id)
+/* --trace-flow: the traced flow's congestion window */
+void cwnd_cb(uint32_t, uint32_t now)
+{
+	fprintf(stderr, "trace %.3f cwnd %u\n", exp_us(), now / TCP_MSS);
+}
+
+/* Open flow @id's connection (at its start, or during the set-up). */
+void flow_connect(uint32_t id)
 {
 	Sim *S = g_sim;
 	Flow *f = &S->flows[id];
 	Ptr<Socket> s = Socket::CreateSocket(S->host_nodes[f->sh], TcpSocketFactory::GetTypeId());
 
-	f->t_start = (int64_t)now_ns();
 	f->tx = s;
 	s->Bind();
 	s->SetConnectCallback(MakeCallback(&connected_cb), MakeCallback(&conn_fail_cb));
 	s->SetSendCallback(MakeCallback(&tx_more));
+	if (id == S->trace_flow)
+		s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&cwnd_cb));
 	s->Connect(InetSocketAddress(host_addr(f->ds, f->dk), PORT_BASE + id));
+}
+
+/* Flow @id's start time: its data goes as soon as its connection is open. */
+void flow_start(uint32_t id)
+{
+	Flow *f = &g_sim->flows[id];
+
+	f->t_start = (int64_t)now_ns();
+	f->go = true;
+	if (!f->tx)
+		flow_connect(id);
+	else
+		tx_more(f->tx, f->tx->GetTxAvailable());
 }
 
 void progress_tick()
@@ -766,7 +831,7 @@ void progress_tick()
 	if (w - S->last_progress >= 10) {
 		S->last_progress = w;
 		fprintf(stderr, "spritz-sim: %s: t=%.1f us, %u/%zu flows finished, %.1f M events, %.0f s\n",
-			S->scheme.name.c_str(), Simulator::Now().GetNanoSeconds() / 1e3,
+			S->scheme.name.c_str(), exp_us(),
 			S->nfinished, S->flows.size(), Simulator::GetEventCount() / 1e6, w - S->t0);
 	}
 	Simulator::Schedule(MicroSeconds(5), &progress_tick);
@@ -1122,7 +1187,7 @@ void write_results(FILE *o, double wall, double cpu)
 	bh = S->drops[SPRITZ_SW_DROP_BLACKHOLE];
 	/* an unfinished flow counts up to where the run stopped (lab/run's rule) */
 	fprintf(o, "{\n \"deadline_us\": %llu,\n \"flows_total\": %zu,\n \"finished\": %u,\n",
-		(unsigned long long)(Simulator::Now().GetNanoSeconds() / 1000), S->flows.size(),
+		(unsigned long long)(exp_us() > 0 ? exp_us() : 0), S->flows.size(),
 		S->nfinished);
 	fprintf(o, " \"sim\": {\"scheme\": \"%s\", \"topo\": \"%s\", \"events\": %llu, "
 		   "\"wall_s\": %.1f, \"cpu_s\": %.1f, \"sim_time_us\": %.3f, \"switch_packets\": %llu, "
@@ -1132,11 +1197,12 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"path_disables\": %llu, \"path_enables\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
-		   "\"pick_fail\": %llu, \"ring_overrun\": %llu, \"retrans\": %llu, "
+		   "\"pick_fail\": %llu, \"pick_small_flow\": %llu, \"ring_overrun\": %llu, "
+		   "\"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
-		wall, cpu, Simulator::Now().GetNanoSeconds() / 1e3,
+		wall, cpu, exp_us(),
 		(unsigned long long)S->sw_packets, (unsigned long long)S->steered,
 		(unsigned long long)S->data_sent, (unsigned long long)marks,
 		(unsigned long long)qdrops, (unsigned long long)bh,
@@ -1148,7 +1214,7 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,
-		(unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
+		(unsigned long long)S->st.pick_small_flow, (unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
 		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
 		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
 		(unsigned long long)S->st.fb_congested);
@@ -1182,7 +1248,7 @@ void usage()
 		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
-		"       [--rng-seed N] [--progress]\n");
+		"       [--rng-seed N] [--connect-us US] [--progress] [--trace-flow N]\n");
 	exit(2);
 }
 
@@ -1207,6 +1273,8 @@ int main(int argc, char **argv)
 		{ "stop-tag", required_argument, nullptr, 'T' },
 		{ "rng-seed", required_argument, nullptr, 'G' },
 		{ "ecmp-tag", required_argument, nullptr, 'E' },
+		{ "trace-flow", required_argument, nullptr, 'X' },
+		{ "connect-us", required_argument, nullptr, 'C' },
 		{ nullptr, 0, nullptr, 0 },
 	};
 	static Sim sim;
@@ -1235,6 +1303,8 @@ int main(int argc, char **argv)
 		case 'T': sim.stop_tag = optarg; break;
 		case 'G': rng_seed = strtoul(optarg, nullptr, 0); have_rng = true; break;
 		case 'E': sim.ecmp_tag = optarg; break;
+		case 'X': sim.trace_flow = strtol(optarg, nullptr, 0); break;
+		case 'C': sim.setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
 		default: usage();
 		}
 	}
@@ -1327,12 +1397,15 @@ int main(int argc, char **argv)
 		l->Listen();
 		l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address &>(),
 				     MakeCallback(&accept_cb));
-		Simulator::Schedule(MicroSeconds(f.start_us), &flow_start, f.id);
+		if (S->setup_ns)
+			Simulator::Schedule(Seconds(0), &flow_connect, f.id);
+		Simulator::Schedule(NanoSeconds(S->setup_ns) + MicroSeconds(f.start_us), &flow_start,
+				    f.id);
 	}
 	S->t0 = S->last_progress = wall_now();
 	if (progress)
 		Simulator::Schedule(MicroSeconds(5), &progress_tick);
-	Simulator::Stop(MicroSeconds(P.deadline_us));
+	Simulator::Stop(NanoSeconds(S->setup_ns) + MicroSeconds(P.deadline_us));
 	Simulator::Run();
 	double wall = wall_now() - S->t0;
 	struct rusage ru;

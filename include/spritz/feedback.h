@@ -780,7 +780,12 @@ static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
  * again (@syn_again): handshakes give no feedback, so a SYN lost on a dead
  * path would otherwise go again where the small-flow bias sent it, at
  * TCP's SYN back-off (1 s, 3 s, ...).  Else the small-flow bias while the
- * flow has sent less than @small_bytes (@sent).
+ * flow's size as far as the sender knows it - the @sent bytes, plus what
+ * its socket held unsent at the last data send (fb->unsent) - is below
+ * @small_bytes.  The paper's artifact biases flows by their size, which a
+ * TCP sender never learns; an application's queued bytes are a lower
+ * bound of it, and without them every large flow would send its first
+ * @small_bytes to the minimal path as if it were a small one.
  */
 static __always_inline __u32 spritz_fb_pick_flags(const struct spritz_fb_flow *fb, __u32 vflags,
 						  int syn_again, __u64 sent, __u32 small_bytes)
@@ -789,7 +794,7 @@ static __always_inline __u32 spritz_fb_pick_flags(const struct spritz_fb_flow *f
 
 	if (syn_again || spritz_fb_probe(fb))
 		return SPRITZ_PICK_UNIFORM;
-	if (!(flags & SPRITZ_PICK_UNIFORM) && sent < small_bytes)
+	if (!(flags & SPRITZ_PICK_UNIFORM) && sent + fb->unsent < small_bytes)
 		flags |= SPRITZ_PICK_SMALL_FLOW;
 	return flags;
 }

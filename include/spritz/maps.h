@@ -173,7 +173,7 @@ struct spritz_fb_flow {
 	__u32 srtt_us;	 /* the socket's smoothed RTT at the last data send, 0: unknown */
 	__u32 suspect_head; /* ring_head when the suspect was lost */
 	__u32 dupthresh; /* the socket's reordering (TCP's DupThresh) then, 0: unknown */
-	__u32 __pad;
+	__u32 unsent;	 /* bytes the socket held beyond that send (write_seq - its end) */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];

@@ -25,7 +25,8 @@
 # both, no path is disabled and no TIMEOUT is given.  And a datagram with
 # a far-future SO_TXTIME stamp does not freeze the knob snapshot: a knob
 # set after it reaches the datapath.  The flow's feedback takes the
-# socket's reordering degree (TCP's DupThresh) and srtt.
+# socket's reordering degree (TCP's DupThresh) and srtt, and the bytes
+# it holds unsent (the small-flow bias judges a flow by them).
 #
 # Runs in the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
@@ -227,6 +228,35 @@ socket_state()
 	return $rc
 }
 
+# What the application queued reaches the flow: a sender that writes 4 MiB
+# with SO_SNDBUF 1 MiB (net.core.wmem_max caps it: 416 KiB of buffer) to a
+# receiver stopped after its first read fills its send buffer and the
+# peer's 32 KiB window; the flow's last data send had the rest of the
+# buffer behind it (fb.unsent, write_seq - end), not nothing.
+socket_queue()
+{
+	local rc=0 rx tx rxpid unsent
+
+	rx_start 5005 $tmp/rx.5005 --rcvbuf 32768 --timeout 30
+	rx=$!
+	listening 5005 || return 1
+	ns spza $py $stream tx fd00:5::1 5005 --size $size --sndbuf 1048576 --timeout 30 \
+		>$tmp/tx.5005 &
+	tx=$!
+	receiving 5005 || rc=1
+	rxpid=$(pgrep -f "tcp_stream.py rx 5005") || { echo "no receiver"; rc=1; }
+	kill -STOP $rxpid
+	sleep 1
+	unsent=$(spritz_flow_states "$ctl" |
+		jq -s '[.[] | select(.key.dport == 5005) | .fb.unsent] | first // 0')
+	kill -CONT $rxpid
+	wait $tx
+	wait $rx
+	echo "# flow to port 5005, receiver stopped: $unsent bytes unsent at its last data send"
+	[ "$unsent" -ge 131072 ] || { echo "want at least 128 KiB unsent"; rc=1; }
+	return $rc
+}
+
 # A far-future SO_TXTIME datagram, then a knob change: the datapath sees
 # it (ECMP: one sample for the flow's 8 datagrams; OPS: 8).
 txtime()
@@ -254,7 +284,7 @@ for i in range(8):
 	[ $((s1 - s0)) -eq 1 ] || { echo "knob change not seen (frozen snapshot?)"; return 1; }
 }
 
-ktap_header 11
+ktap_header 12
 run_test setup setup
 run_test scout_clean row scout off ""
 run_test scout_blackhole row scout on ""
@@ -266,6 +296,7 @@ run_test sigstop_receiver two_flows stop
 run_test silent_peer two_flows silent
 run_test txtime_far_future txtime
 run_test socket_state_in_flow socket_state
+run_test socket_queue_in_flow socket_queue
 "$ctl" down >/dev/null 2>&1
 ip netns del spza 2>/dev/null
 ip netns del spzb 2>/dev/null

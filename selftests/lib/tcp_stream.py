@@ -11,7 +11,7 @@
 #       FILE gets a line "listening" once it listens, "receiving" once
 #       data arrives (the suites wait on it, spritzctl-lib.sh)
 #   tcp_stream.py tx ADDR PORT [--size N] [--stop FILE --every MS
-#                 [--chunk B] [--min N]] [--timeout S]
+#                 [--chunk B] [--min N]] [--sndbuf B] [--timeout S]
 #       N bytes in 1 MiB writes, or a CHUNK (16 KiB) every MS ms until
 #       FILE exists and at least N (--min) were sent; then half-close and
 #       wait for the peer's: "BYTES SECONDS SHA256 ok|ERROR"
@@ -64,6 +64,8 @@ def tx(a):
     n, h, end = 0, hashlib.sha256(), "ok"
     try:
         s = socket.create_connection((a.addr, a.port), timeout=a.timeout)
+        if a.sndbuf:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, a.sndbuf)
         if a.stop:
             while not os.path.exists(a.stop) or n < a.size:
                 s.sendall(chunk)
@@ -99,6 +101,7 @@ def main():
     t.add_argument("--stop")
     t.add_argument("--every", type=float, default=2)
     t.add_argument("--chunk", type=int, default=16384)
+    t.add_argument("--sndbuf", type=int, default=0)
     t.add_argument("--timeout", type=float, default=60)
     a = p.parse_args()
     if a.cmd == "tx" and not a.stop and a.size <= 0:

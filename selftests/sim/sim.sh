@@ -11,18 +11,24 @@
 #   blackhole    10 % of the links drop data: under a Spritz scheme every
 #                flow finishes and paths over failed links are disabled
 #                (counters); under ECMP some flow never finishes
+#   smallflow    the small-flow bias knows a flow by its size: of 1 MiB
+#                flows (above small_flow_bytes) only the SYNs are
+#                small-flow samples, of 64 KiB flows every sample is (with
+#                TCP tolerant of reordering: no loss, so no probe);
+#                --trace-flow prints the flow's sends, ACKs, feedback
 #   scenarios    sim/run runs every flowgen scenario; results.json counts
 #                every flow of flows.txt, per tag too (the paper reports
 #                incast and bystanders apart); with --ecmp-background the
 #                hosts steer the collective's flows and not the
-#                background's; a bad argument exits 2
+#                background's; connections open before time 0
+#                (--connect-us); a bad argument exits 2
 #
-# Usage: selftests/sim/sim.sh walk|permutation|blackhole|scenarios
+# Usage: selftests/sim/sim.sh walk|permutation|blackhole|smallflow|scenarios
 # Skips when the simulator is not built (no libns3-dev).
 
 . "$(dirname "$0")/../lib/lib.sh"
 
-what=${1:?usage: sim.sh walk|permutation|blackhole|scenarios}
+what=${1:?usage: sim.sh walk|permutation|blackhole|smallflow|scenarios}
 sim=$SPRITZ_OUT/sim/spritz-sim
 flowgen=$SPRITZ_OUT/lab/flowgen
 tmp=$(mktemp -d /tmp/spritz-sim.XXXXXX)
@@ -108,6 +114,48 @@ ecmp_background_case()
 		 ([.flows[] | select(.finished | not)] | length == 0)'
 }
 
+# --trace-flow 0 of a 64 KiB permutation under Scout, without loss: flow
+# 0's SYN and 16 data segments of 4 KiB, its ACKs, an ACK outcome (kind 0)
+# for each segment acknowledged before the run ends (at the last byte's
+# arrival: the last ACKs may be on their way), its window, and nothing of
+# the other flows.
+trace_case()
+{
+	"$sim" --topo "$topo" --flows "$tmp/flows.65536" --scheme scout --trace-flow 0 \
+		--dupthresh 44 --deadline-us 100000 --out "$tmp/trace.json" 2>"$tmp/trace" ||
+		return 1
+	awk '$1 == "trace" { n[$3]++; if ($3 == "send") bytes += $7
+			     if ($3 == "fb" && $5 != 0) bad++ }
+	     END { printf "sends %d (%d bytes) acks %d fb %d (%d not ACK) cwnd %d\n",
+		   n["send"], bytes, n["ack"], n["fb"], bad, n["cwnd"]
+		   exit !(bytes == 65536 && n["send"] == 17 && n["ack"] >= 8 &&
+			  n["fb"] >= 8 && n["fb"] <= 16 && !bad && n["cwnd"] >= 1) }' \
+		"$tmp/trace" | sed 's/^/# /'
+	[ "${PIPESTATUS[0]}" -eq 0 ]
+}
+
+# --connect-us C: flow 0's SYN C us before time 0, its first data at its
+# start (0); with 0 the SYN at its start and the data a handshake later.
+connect_case()
+{
+	local c got
+
+	for c in 20 0; do
+		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --trace-flow 0 \
+			--connect-us $c --deadline-us 100000 --out "$tmp/c$c.json" 2>"$tmp/c$c" ||
+			return 1
+		got=$(awk '$3 == "send" && $7 == 0 && !syn { syn = $2 }
+			   $3 == "send" && $7 > 0 && !data { data = $2 }
+			   END { print syn, data }' "$tmp/c$c")
+		echo "# --connect-us $c: SYN at, first data at (us): $got"
+		# data within 0.1 us of time 0 (the hook sees it as the socket sends it)
+		awk -v g="$got" -v c=$c 'BEGIN { split(g, t, " ")
+			if (c) exit !(t[1] + 0 == -20 && t[2] >= 0 && t[2] < 0.1)
+			exit !(t[1] + 0 == 0 && t[2] >= 1) }' || return 1
+		check_json "$tmp/c$c.json" '.finished == .flows_total' || return 1
+	done
+}
+
 case $what in
 walk)
 	# TOPO (the fabrics the BPF switch's test walks too)
@@ -144,6 +192,27 @@ blackhole)
 			--fail-links 0.1 --seed 1 --deadline-us 20000
 	done <<< "$cases"
 	;;
+smallflow)
+	# SIZE <TAB> SCHEME <TAB> DUPTHRESH <TAB> expected results (36 flows;
+	# small_flow_bytes is 512 KiB)
+	cases=$(cat <<-'CASES'
+	1048576	scout	3	.finished == .flows_total and .sim.pick_small_flow == .flows_total
+	1048576	spray-w	3	.finished == .flows_total and .sim.pick_small_flow == .flows_total
+	65536	scout	44	.finished == .flows_total and .sim.pick_small_flow == .sim.picks and .sim.retrans == 0
+	65536	ops-w	44	.finished == .flows_total and .sim.pick_small_flow == .sim.picks and .sim.retrans == 0
+	1048576	spray-u	3	.finished == .flows_total and .sim.pick_small_flow == 0
+	CASES
+	)
+	ktap_header "$(($(wc -l <<< "$cases") + 1))"
+	while IFS=$'\t' read -r size s dt expr; do
+		[ -f "$tmp/flows.$size" ] ||
+			"$flowgen" gen "$topo" --scenario permutation --size "$size" --seed 1 \
+				> "$tmp/flows.$size" || exit 1
+		run_test "$size-byte flows, $s, dupthresh $dt: $expr" sim_case "$topo" \
+			"$tmp/flows.$size" "$s" "$expr" --dupthresh "$dt" --deadline-us 100000
+	done <<< "$cases"
+	run_test "--trace-flow 0: its sends, ACKs, feedback and window" trace_case
+	;;
 scenarios)
 	# SCENARIO <TAB> tags of its flows
 	cases=$(cat <<-'CASES'
@@ -158,7 +227,7 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 8))"
+	ktap_header "$(($(wc -l <<< "$cases") + 9))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
@@ -169,6 +238,7 @@ scenarios)
 		"failed to use --ecmp-background: permutation has no background flows" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario permutation \
 		--ecmp-background --out "$tmp/x"
+	run_test "spritz-sim --connect-us: handshakes before time 0" connect_case
 	run_test "spritz-sim --ecmp-tag of no flow: exit 1" expect 1 \
 		"failed to use --ecmp-tag nosuch: no flow has it" \
 		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --ecmp-tag nosuch
@@ -189,7 +259,7 @@ scenarios)
 		--deadline-us 1000 --duration-us 2000 --out "$tmp/x"
 	;;
 *)
-	echo "usage: sim.sh walk|permutation|blackhole|scenarios" >&2
+	echo "usage: sim.sh walk|permutation|blackhole|smallflow|scenarios" >&2
 	exit 2
 	;;
 esac

@@ -1102,7 +1102,10 @@ static void test_probe(void)
 	ASSERT_FALSE(spritz_fb_probe(&fb), "judged: no probe");
 }
 
-/* The flags of a sample: verdict, suspect, repeated SYN, small-flow bias. */
+/*
+ * The flags of a sample: verdict, suspect, repeated SYN, small-flow bias
+ * by the flow's size as far as it is known (sent + unsent; threshold 1000).
+ */
 static void test_pick_flags(void)
 {
 	static const struct {
@@ -1110,17 +1113,24 @@ static void test_pick_flags(void)
 		__u32 vflags;
 		int suspect, syn_again;
 		__u64 sent;
+		__u32 unsent;
 		__u32 want;
 	} rows[] = {
-		{ "weighted, large flow", 0, 0, 0, 1 << 20, 0 },
-		{ "weighted, small flow", 0, 0, 0, 100, SPRITZ_PICK_SMALL_FLOW },
-		{ "uniform core: no bias", SPRITZ_PICK_UNIFORM, 0, 0, 100, SPRITZ_PICK_UNIFORM },
-		{ "min-bias, small flow", SPRITZ_PICK_MIN_BIAS, 0, 0, 100,
+		{ "weighted, large flow", 0, 0, 0, 1 << 20, 0, 0 },
+		{ "weighted, small flow", 0, 0, 0, 100, 0, SPRITZ_PICK_SMALL_FLOW },
+		{ "small so far, 899 queued", 0, 0, 0, 100, 899, SPRITZ_PICK_SMALL_FLOW },
+		{ "small so far, 900 queued: large", 0, 0, 0, 100, 900, 0 },
+		{ "first send of a queued large flow", 0, 0, 0, 0, 1 << 30, 0 },
+		{ "unsent at its maximum", 0, 0, 0, 1 << 20, 0xffffffff, 0 },
+		{ "uniform core: no bias", SPRITZ_PICK_UNIFORM, 0, 0, 100, 0, SPRITZ_PICK_UNIFORM },
+		{ "min-bias, small flow", SPRITZ_PICK_MIN_BIAS, 0, 0, 100, 0,
 		  SPRITZ_PICK_MIN_BIAS | SPRITZ_PICK_SMALL_FLOW },
-		{ "suspect: probe", SPRITZ_PICK_MIN_BIAS, 1, 0, 100, SPRITZ_PICK_UNIFORM },
-		{ "SYN again: probe", 0, 0, 1, 0, SPRITZ_PICK_UNIFORM },
-		{ "first SYN: small flow", 0, 0, 0, 0, SPRITZ_PICK_SMALL_FLOW },
-		{ "unknown verdict bits dropped", 1U << 7, 0, 0, 1 << 20, 0 },
+		{ "min-bias, queued large flow", SPRITZ_PICK_MIN_BIAS, 0, 0, 100, 5000,
+		  SPRITZ_PICK_MIN_BIAS },
+		{ "suspect: probe", SPRITZ_PICK_MIN_BIAS, 1, 0, 100, 0, SPRITZ_PICK_UNIFORM },
+		{ "SYN again: probe", 0, 0, 1, 0, 0, SPRITZ_PICK_UNIFORM },
+		{ "first SYN: small flow", 0, 0, 0, 0, 0, SPRITZ_PICK_SMALL_FLOW },
+		{ "unknown verdict bits dropped", 1U << 7, 0, 0, 1 << 20, 0, 0 },
 	};
 	struct spritz_fb_flow fb;
 	size_t i;
@@ -1129,6 +1139,7 @@ static void test_pick_flags(void)
 		memset(&fb, 0, sizeof(fb));
 		if (rows[i].suspect)
 			fb.flags |= SPRITZ_FB_F_SUSPECT;
+		fb.unsent = rows[i].unsent;
 		ASSERT_EQ(spritz_fb_pick_flags(&fb, rows[i].vflags, rows[i].syn_again,
 					       rows[i].sent, 1000),
 			  rows[i].want, rows[i].name);
