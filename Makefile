@@ -103,6 +103,8 @@ HAVE_NS3 := $(wildcard $(NS3_INC)/core-module.h)
 SIM_SRCS := $(sort $(wildcard sim/*.cc))
 SIM_OBJS := $(patsubst %.cc,$(OUT)/%.o,$(SIM_SRCS))
 SIM := $(OUT)/sim/spritz-sim
+# The tables' unit test needs a C++ compiler and libspritz, not ns-3.
+SIM_UTESTS := $(if $(shell command -v $(CXX) 2>/dev/null),$(OUT)/selftests/sim/test_tables)
 # The feedback ring of a simulated host holds a window of packets (maps.h):
 # 256 records, about 2.9 BDP at Table II's 400 Gb/s (88 packets).
 SIM_RING ?= 256
@@ -129,7 +131,8 @@ all: user bpf kmod sim-maybe
 
 user: $(SPRITZCTL) $(LABS)
 bpf: $(BPF_OBJS) $(BPF_SKELS)
-tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) $(SPRITZCTL_FAULT) $(TOOLS) asan fuzzers
+tests: $(UTESTS) $(PTESTS) $(BENCHES) $(CXX_CHECK) $(SIM_UTESTS) $(SPRITZCTL_FAULT) $(TOOLS) \
+	asan fuzzers
 
 $(OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
 	$(msg) CC $<
@@ -304,6 +307,13 @@ $(OUT)/sim/%.o: sim/%.cc $(wildcard sim/*.h include/spritz/*.h user/lib/*.h)
 $(SIM): $(SIM_OBJS) $(LIBSPRITZ)
 	$(msg) LD $@
 	$(Q)$(CXX) -o $@ $(SIM_OBJS) $(LIBSPRITZ) $(SIM_LDLIBS)
+
+$(OUT)/selftests/sim/test_tables: selftests/sim/test_tables.cc $(OUT)/sim/tables.o $(LIBSPRITZ) \
+		selftests/lib/test.h
+	$(msg) CXX $<
+	@mkdir -p $(@D)
+	$(Q)$(CXX) $(SIM_CXXFLAGS) -I$(SRC)/selftests/lib -I$(SRC)/sim -o $@ $< \
+		$(OUT)/sim/tables.o $(LIBSPRITZ) $(USER_LDLIBS)
 
 eval: all
 	$(Q)OUT=$(abspath $(OUT)) sim/eval

@@ -55,8 +55,8 @@ struct Rng {
 };
 
 /*
- * One destination list of one source switch with its samplers and path
- * state: what spritz.ko keeps per (source, destination) (kmod/table.c).
+ * One destination list of one endpoint with its samplers and path state:
+ * what spritz.ko keeps per destination switch on each host (kmod/table.c).
  */
 struct Dest {
 	uint32_t n = 0;
@@ -68,36 +68,40 @@ struct Dest {
 	std::vector<uint64_t> picks, timeouts;
 	uint32_t nenabled = 0;
 	uint64_t next_expiry = 0;	     /* earliest until, 0 = none */
+	uint32_t src = 0;		     /* the host's switch */
 	std::vector<spritz_alias> col[SPRITZ_V_NR];
 	bool built = false;
 };
 
-/* Endpoint tables of every source switch, built on first use. */
+/*
+ * The endpoint table of every host (its own spritz.ko: a host's TIMEOUTs
+ * disable paths for its flows only), a destination's list built on first
+ * use from the host's switch.  @host is the host number, @src its switch.
+ */
 class Tables {
 public:
 	Tables(spritz_topo *t, const spritz_knob_values &k) : t_(t), k_(k) {}
 	~Tables();
 	/* gen(w): EV | lat_class << 16, or -1 (no path). */
-	int pick(uint32_t src, uint32_t dst, uint32_t flags, uint64_t now, Rng &rng);
-	/* A TIMEOUT on (src, dst, ev): disable it for disable_ms. 0 or -ENOENT. */
-	int timeout(uint32_t src, uint32_t dst, uint16_t ev, uint64_t now);
+	int pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint64_t now,
+		 Rng &rng);
+	/* A TIMEOUT on (host, dst, ev): disable it for disable_ms. 0 or -ENOENT. */
+	int timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint64_t now);
 	uint64_t disables = 0, enables = 0;
-	/* paths of src -> dst disabled now */
-	uint32_t disabled(uint32_t src, uint32_t dst);
-	/* every path disabled now: (src, dst, ev) */
+	/* every path disabled now: (host, its switch, dst, ev) */
 	struct Key {
-		uint32_t src, dst;
+		uint32_t host, src, dst;
 		uint16_t ev;
 	};
 	std::vector<Key> disabled_now() const;
 
 private:
-	Dest *dest(uint32_t src, uint32_t dst);
+	Dest *dest(uint32_t host, uint32_t src, uint32_t dst);
 	void rebuild(Dest *d);
 	void expire(Dest *d, uint64_t now);
 	spritz_topo *t_;
 	spritz_knob_values k_;
-	std::vector<Dest *> d_;	/* src * nsw + dst */
+	std::vector<Dest *> d_;	/* host * nsw + dst */
 	std::vector<__u64> w_;
 	std::vector<uint16_t> small_, large_;
 };

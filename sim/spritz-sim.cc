@@ -473,7 +473,7 @@ void fb_one(Flow *f, const spritz_fb_event *e)
 			exp_us(), e->kind, e->ev, e->lat_class, e->segs, act);
 	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH))
 		return;
-	if (S->tables->timeout(f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
+	if (S->tables->timeout(f->sh, f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
 		S->st.path_disables++;
 	else
 		S->st.path_disable_fail++;
@@ -508,7 +508,7 @@ int host_decide(Flow *f, int syn_again)
 		S->st.pick_small_flow++;
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		S->st.pick_min_bias++;
-	r = S->tables->pick(f->hf.src_switch, f->hf.dst_switch, flags, now_ns(), S->rng);
+	r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, flags, now_ns(), S->rng);
 	if (r < 0) {
 		S->st.pick_fail++;
 		return -1;

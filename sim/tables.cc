@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The simulator's endpoint tables: libspritz's EV lists per (source
- * switch, destination switch), sampled with spritz.ko's alias samplers
+ * The simulator's endpoint tables: libspritz's EV lists per (host,
+ * destination switch), sampled with spritz.ko's alias samplers
  * (include/spritz/sampler.h) and disabled on TIMEOUT the way
  * spritz_path_timeout() does (kmod/table.c): a repeated timeout extends
  * the disable, the last enabled path of a destination is never disabled
@@ -53,20 +53,21 @@ Tables::~Tables()
 		delete d;
 }
 
-/* The list src -> dst, built from libspritz on first use; NULL if none. */
-Dest *Tables::dest(uint32_t src, uint32_t dst)
+/* Host @host's list to @dst, built from libspritz on first use; NULL if none. */
+Dest *Tables::dest(uint32_t host, uint32_t src, uint32_t dst)
 {
 	uint32_t nsw = t_->nsw;
 	int cap, n, i;
 
-	if (src >= nsw || dst >= nsw || src == dst)
+	if (host >= (uint64_t)t_->nhosts || src >= nsw || dst >= nsw || src == dst)
 		return nullptr;
 	if (d_.empty())
-		d_.assign((size_t)nsw * nsw, nullptr);
-	Dest *&d = d_[(size_t)src * nsw + dst];
+		d_.assign((size_t)t_->nhosts * nsw, nullptr);
+	Dest *&d = d_[(size_t)host * nsw + dst];
 	if (d)
-		return d->n ? d : nullptr;
+		return d->n && d->src == src ? d : nullptr;
 	d = new Dest();
+	d->src = src;
 	cap = spritz_paths_cap(t_, src);
 	std::vector<spritz_path> p(cap > 0 ? cap : 1);
 	n = spritz_paths_list(t_, src, dst, p.data(), cap);
@@ -148,9 +149,10 @@ void Tables::expire(Dest *d, uint64_t now)
 		rebuild(d);
 }
 
-int Tables::pick(uint32_t src, uint32_t dst, uint32_t flags, uint64_t now, Rng &rng)
+int Tables::pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint64_t now,
+		 Rng &rng)
 {
-	Dest *d = dest(src, dst);
+	Dest *d = dest(host, src, dst);
 	uint32_t i = 0, k;
 
 	if (!d)
@@ -168,9 +170,9 @@ int Tables::pick(uint32_t src, uint32_t dst, uint32_t flags, uint64_t now, Rng &
 	return d->ev[i] | (uint32_t)d->cls[i] << 16;
 }
 
-int Tables::timeout(uint32_t src, uint32_t dst, uint16_t ev, uint64_t now)
+int Tables::timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint64_t now)
 {
-	Dest *d = dest(src, dst);
+	Dest *d = dest(host, src, dst);
 	uint32_t i, p = UINT32_MAX, q = UINT32_MAX;
 
 	if (!d)
@@ -205,13 +207,6 @@ int Tables::timeout(uint32_t src, uint32_t dst, uint16_t ev, uint64_t now)
 	return 0;
 }
 
-uint32_t Tables::disabled(uint32_t src, uint32_t dst)
-{
-	Dest *d = dest(src, dst);
-
-	return d ? d->n - d->nenabled : 0;
-}
-
 std::vector<Tables::Key> Tables::disabled_now() const
 {
 	std::vector<Key> v;
@@ -222,7 +217,7 @@ std::vector<Tables::Key> Tables::disabled_now() const
 
 		for (uint32_t j = 0; d && j < d->n; j++)
 			if (d->until[j])
-				v.push_back({ (uint32_t)(i / nsw), (uint32_t)(i % nsw), d->ev[j] });
+				v.push_back({ (uint32_t)(i / nsw), d->src, (uint32_t)(i % nsw), d->ev[j] });
 	}
 	return v;
 }

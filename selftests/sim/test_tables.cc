@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the simulator's endpoint tables (sim/tables.cc): every host
+ * has its own, as every host of a deployment runs its own spritz.ko, so a
+ * TIMEOUT disables a path for the flows of the host that saw it and not
+ * for the other hosts of its switch; and a disable behaves as the module's
+ * (kmod/table.c spritz_path_timeout()): it lasts disable_ms, a repeat
+ * extends it, the last enabled path is never taken away.
+ *
+ * Fixture: Dragonfly p=2,a=4,h=2, hosts 0 and 1 behind switch 0, and the
+ * list of switch 0 to switch 5 (another group: 8 paths).
+ */
+#include <cerrno>
+#include <map>
+
+#include "model.h"
+#include "test.h"
+
+using namespace spritz_sim;
+
+namespace {
+
+const uint32_t SRC = 0, DST = 5, H0 = 0, H1 = 1;
+const uint64_t MS = 1000000ULL;
+
+struct Fixture {
+	spritz_topo *t = nullptr;
+	spritz_knob_values k;
+	Tables *tab = nullptr;
+	Rng rng{7};
+
+	Fixture()
+	{
+		char err[128];
+
+		if (spritz_topo_parse("dragonfly:p=2,a=4,h=2", &t, err, sizeof(err)))
+			test__fail("failed to parse the fixture: %s", err);
+		memset(&k, 0, sizeof(k));
+#define SPRITZ_KNOB_DEF(name, def, min, max) k.name = def;
+		SPRITZ_KNOBS(SPRITZ_KNOB_DEF)
+#undef SPRITZ_KNOB_DEF
+		k.weighted = 0;
+		tab = new Tables(t, k);
+	}
+	~Fixture()
+	{
+		delete tab;
+		spritz_topo_free(t);
+	}
+	/* How often each EV comes out of @n uniform picks of @host at @now. */
+	std::map<uint16_t, int> picks(uint32_t host, int n, uint64_t now)
+	{
+		std::map<uint16_t, int> c;
+
+		for (int i = 0; i < n; i++) {
+			int r = tab->pick(host, SRC, DST, SPRITZ_PICK_UNIFORM, now, rng);
+
+			if (r < 0)
+				c[0xffff]++;
+			else
+				c[(uint16_t)r]++;
+		}
+		return c;
+	}
+};
+
+/* A TIMEOUT is the host's: the other host of the switch keeps the path. */
+void test_per_host(void)
+{
+	Fixture f;
+	auto all = f.picks(H0, 4000, 1);
+
+	ASSERT_EQ(all.size(), 8, "paths of switch 0 to switch 5");
+	uint16_t ev = all.begin()->first;
+
+	ASSERT_OK(f.tab->timeout(H0, SRC, DST, ev, 10), "timeout on host 0");
+	ASSERT_EQ(f.tab->disables, 1, "disables");
+	auto h0 = f.picks(H0, 4000, 20);
+	auto h1 = f.picks(H1, 4000, 20);
+	ASSERT_EQ(h0.count(ev), 0, "host 0 no longer picks it");
+	ASSERT_EQ(h0.size(), 7, "host 0 picks the other seven");
+	ASSERT_GT(h1[ev], 0, "host 1 still picks it");
+	ASSERT_EQ(h1.size(), 8, "host 1 picks all eight");
+
+	auto now = f.tab->disabled_now();
+	ASSERT_EQ(now.size(), 1, "one disabled path");
+	if (now.size() == 1) {
+		ASSERT_EQ(now[0].host, H0, "disabled for host 0");
+		ASSERT_EQ(now[0].src, SRC, "its switch");
+		ASSERT_EQ(now[0].dst, DST, "the destination");
+		ASSERT_EQ(now[0].ev, ev, "the EV");
+	}
+	ASSERT_OK(f.tab->timeout(H1, SRC, DST, ev, 30), "timeout on host 1");
+	ASSERT_EQ(f.tab->disables, 2, "host 1's disable counts apart");
+	ASSERT_EQ(f.tab->disabled_now().size(), 2, "two disabled paths");
+}
+
+/* A disable lasts disable_ms; a repeat extends it. */
+void test_expiry(void)
+{
+	Fixture f;
+	uint16_t ev = f.picks(H0, 4000, 1).begin()->first;
+	uint64_t d = f.k.disable_ms * MS;
+
+	ASSERT_OK(f.tab->timeout(H0, SRC, DST, ev, 100), "timeout at 100 ns");
+	ASSERT_OK(f.tab->timeout(H0, SRC, DST, ev, 100 + d / 2), "again half-way");
+	ASSERT_EQ(f.tab->disables, 1, "a repeat is not a new disable");
+	ASSERT_EQ(f.picks(H0, 4000, 100 + d).count(ev), 0, "still off at the first expiry");
+	ASSERT_GT(f.picks(H0, 4000, 100 + d / 2 + d)[ev], 0, "back at the extended expiry");
+	ASSERT_EQ(f.tab->enables, 1, "enables");
+}
+
+/* The last enabled path stays: disabling it brings the least recently
+ * disabled one back instead. */
+void test_last_path(void)
+{
+	Fixture f;
+	auto all = f.picks(H0, 4000, 1);
+	uint64_t t = 10;
+
+	for (auto &e : all)
+		ASSERT_OK(f.tab->timeout(H0, SRC, DST, e.first, t++), "timeout");
+	auto left = f.picks(H0, 4000, t);
+	ASSERT_EQ(left.count(0xffff), 0, "a pick never fails");
+	ASSERT_EQ(left.size(), 1, "one path left");
+	ASSERT_GT(left[all.begin()->first], 0, "the first disabled, back");
+	ASSERT_EQ(f.picks(H1, 4000, t).size(), 8, "host 1 untouched");
+}
+
+/* Bad keys change nothing. */
+void test_bad_keys(void)
+{
+	Fixture f;
+	uint16_t ev = f.picks(H0, 100, 1).begin()->first;
+
+	ASSERT_EQ(f.tab->timeout(H0, SRC, DST, 0xfefe, 5), -ENOENT, "unknown EV");
+	ASSERT_EQ(f.tab->timeout((uint32_t)f.t->nhosts, SRC, DST, ev, 5), -ENOENT,
+		  "host out of range");
+	ASSERT_EQ(f.tab->timeout(H0, SRC, SRC, ev, 5), -ENOENT, "to its own switch");
+	ASSERT_EQ(f.tab->pick(H0, SRC, (uint32_t)f.t->nsw, 0, 5, f.rng), -ENOENT,
+		  "switch out of range");
+	ASSERT_EQ(f.tab->disables, 0, "no disable");
+	ASSERT_EQ(f.tab->disabled_now().size(), 0, "nothing disabled");
+}
+
+const struct test_case cases[] = {
+	{ "per_host", test_per_host },
+	{ "expiry", test_expiry },
+	{ "last_path", test_last_path },
+	{ "bad_keys", test_bad_keys },
+};
+
+} // namespace
+
+TEST_MAIN(cases)
