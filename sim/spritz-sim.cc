@@ -62,6 +62,34 @@
 using namespace ns3;
 using namespace spritz_sim;
 
+/*
+ * DCTCP whose window never grows past a cap: the paper's transport has an
+ * initial and maximum window of 1.5 BDP (§VI-A); ns-3's has no maximum.
+ */
+class TcpDctcpCapped : public TcpDctcp {
+public:
+	static uint32_t cap_bytes; /* 0: no cap */
+	static TypeId GetTypeId()
+	{
+		static TypeId tid = TypeId("spritz::TcpDctcpCapped")
+					    .SetParent<TcpDctcp>()
+					    .AddConstructor<TcpDctcpCapped>();
+		return tid;
+	}
+	TcpDctcpCapped() = default;
+	TcpDctcpCapped(const TcpDctcpCapped &o) = default;
+	std::string GetName() const override { return "TcpDctcpCapped"; }
+	void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override
+	{
+		TcpDctcp::IncreaseWindow(tcb, segmentsAcked);
+		if (cap_bytes && tcb->m_cWnd > cap_bytes)
+			tcb->m_cWnd = cap_bytes;
+	}
+	Ptr<TcpCongestionOps> Fork() override { return CopyObject<TcpDctcpCapped>(this); }
+};
+
+uint32_t TcpDctcpCapped::cap_bytes = 0;
+
 namespace {
 
 const uint16_t PORT_BASE = 1024; /* flow i listens on PORT_BASE + i */
@@ -903,6 +931,7 @@ struct Params {
 	uint32_t queue_pkts = 0; /* 0: Table II's for the family */
 	uint32_t rto_us = 100;
 	uint32_t dupthresh = 3;
+	int64_t max_cwnd = -1; /* packets; 0: no cap, -1: the initial window */
 	double fail = 0;
 	uint32_t seed = 1;
 	uint64_t deadline_us = 1000000;
@@ -1248,7 +1277,8 @@ void usage()
 		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
-		"       [--rng-seed N] [--connect-us US] [--progress] [--trace-flow N]\n");
+		"       [--rng-seed N] [--connect-us US] [--max-cwnd PKTS] [--progress]\n"
+		"       [--trace-flow N]\n");
 	exit(2);
 }
 
@@ -1275,6 +1305,7 @@ int main(int argc, char **argv)
 		{ "ecmp-tag", required_argument, nullptr, 'E' },
 		{ "trace-flow", required_argument, nullptr, 'X' },
 		{ "connect-us", required_argument, nullptr, 'C' },
+		{ "max-cwnd", required_argument, nullptr, 'M' },
 		{ nullptr, 0, nullptr, 0 },
 	};
 	static Sim sim;
@@ -1305,6 +1336,11 @@ int main(int argc, char **argv)
 		case 'E': sim.ecmp_tag = optarg; break;
 		case 'X': sim.trace_flow = strtol(optarg, nullptr, 0); break;
 		case 'C': sim.setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
+		case 'M':
+			P.max_cwnd = strtoll(optarg, nullptr, 0);
+			if (P.max_cwnd < 0)
+				die("failed to parse --max-cwnd %s: not a number of packets", optarg);
+			break;
 		default: usage();
 		}
 	}
@@ -1358,7 +1394,8 @@ int main(int argc, char **argv)
 	}
 
 	/* TCP as the Linux deployment runs it: DCTCP, ECN, SACK, an ACK per segment */
-	Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+	Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+			   TypeIdValue(TcpDctcpCapped::GetTypeId()));
 	Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(TCP_MSS));
 	Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
 	Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 23));
@@ -1389,8 +1426,10 @@ int main(int argc, char **argv)
 	if (!S->ecmp_tag.empty() && !necmp)
 		die("failed to use --ecmp-tag %s: no flow has it", S->ecmp_tag.c_str());
 	uint32_t qp = P.queue_pkts ? P.queue_pkts : S->t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88;
-	/* the paper's initial window: 1.5 BDP (its maximum is not modelled) */
+	/* the paper's initial and maximum window: 1.5 BDP */
 	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(qp * 3 / 2));
+	TcpDctcpCapped::cap_bytes =
+		(uint32_t)(P.max_cwnd < 0 ? qp * 3 / 2 : P.max_cwnd) * TCP_MSS;
 	for (auto &f : S->flows) {
 		Ptr<Socket> l = Socket::CreateSocket(S->host_nodes[f.dh], TcpSocketFactory::GetTypeId());
 		l->Bind(InetSocketAddress(Ipv4Address::GetAny(), PORT_BASE + f.id));
