@@ -21,7 +21,8 @@
 #                incast and bystanders apart); with --ecmp-background the
 #                hosts steer the collective's flows and not the
 #                background's; connections open before time 0
-#                (--connect-us); a bad argument exits 2
+#                (--connect-us); windows stop at 1.5 BDP (--max-cwnd);
+#                a bad argument exits 2
 #
 # Usage: selftests/sim/sim.sh walk|permutation|blackhole|smallflow|scenarios
 # Skips when the simulator is not built (no libns3-dev).
@@ -156,6 +157,30 @@ connect_case()
 	done
 }
 
+# The window of flow 0 (64 KiB, in slow start all along) once each ACK is
+# processed: at most the initial 132 packets (1.5 BDP of the Dragonfly's
+# 88) by default, past it with --max-cwnd 0.
+max_cwnd_case()
+{
+	local m max opt
+
+	for m in default 0; do
+		opt=()
+		[ $m = default ] || opt=(--max-cwnd "$m")
+		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --trace-flow 0 \
+			"${opt[@]}" --deadline-us 100000 --out "$tmp/m$m.json" 2>"$tmp/m$m" ||
+			return 1
+		# the last window of each instant (the cap applies after the increase)
+		max=$(awk '$3 == "cwnd" { last[$2] = $4 }
+			   END { for (t in last) if (last[t] > m) m = last[t]; print m + 0 }' "$tmp/m$m")
+		echo "# --max-cwnd $m: largest window $max packets"
+		case $m in
+		default) [ "$max" -eq 132 ] || return 1 ;;
+		0) [ "$max" -gt 132 ] || return 1 ;;
+		esac
+	done
+}
+
 case $what in
 walk)
 	# TOPO (the fabrics the BPF switch's test walks too)
@@ -227,7 +252,7 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 9))"
+	ktap_header "$(($(wc -l <<< "$cases") + 10))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
@@ -239,6 +264,7 @@ scenarios)
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario permutation \
 		--ecmp-background --out "$tmp/x"
 	run_test "spritz-sim --connect-us: handshakes before time 0" connect_case
+	run_test "spritz-sim --max-cwnd: the paper's maximum window, or none" max_cwnd_case
 	run_test "spritz-sim --ecmp-tag of no flow: exit 1" expect 1 \
 		"failed to use --ecmp-tag nosuch: no flow has it" \
 		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --ecmp-tag nosuch
