@@ -979,6 +979,15 @@ void build_fabric(const Params &P)
 			     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, qp)), "LinkBandwidth",
 			     DataRateValue(DataRate(rate)), "LinkDelay",
 			     TimeValue(NanoSeconds(25)));
+	/*
+	 * An endpoint's own egress: a FIFO that holds what its TCP sends,
+	 * neither marking nor dropping it, as a Linux sender's qdisc under
+	 * TCP Small Queues; a one-BDP RED queue there would drop a third of
+	 * every 1.5-BDP initial window at the sender itself.
+	 */
+	TrafficControlHelper tch_host;
+	tch_host.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
+				  QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, 64 * qp)));
 	PointToPointHelper p2p;
 	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
 	p2p.SetDeviceAttribute("Mtu", UintegerValue(4160));
@@ -1040,7 +1049,8 @@ void build_fabric(const Params &P)
 		s = S->host_sw[i];
 		k = S->host_k[i];
 		NetDeviceContainer d = p2p.Install(hosts.Get(i), sws.Get(s));
-		tch.Install(d);
+		tch_host.Install(d.Get(0));
+		tch.Install(d.Get(1));
 		attach(hosts.Get(i), d.Get(0), host_addr(s, k));
 		sw_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1),
 			attach(sws.Get(s), d.Get(1), Ipv4Address(swaddr++)));
