@@ -124,6 +124,35 @@ struct spritz_tcp {
 	__u16 urg_ptr;
 };
 
+/* TCP options (RFC 9293, 2018, 7323) */
+#define SPRITZ_TCPOPT_EOL 0
+#define SPRITZ_TCPOPT_NOP 1
+#define SPRITZ_TCPOPT_SACK 5
+#define SPRITZ_TCPOPT_TIMESTAMP 8
+#define SPRITZ_TCPOLEN_TIMESTAMP 10
+#define SPRITZ_TCPOLEN_TS_ALIGNED 12 /* NOP NOP TIMESTAMP */
+#define SPRITZ_TCP_OPT_MAX 40
+
+/*
+ * The timestamp option of TCP header @th, if it opens the options as
+ * Linux sends it on every segment after the handshake (NOP NOP
+ * TIMESTAMP): 1, and its TSval and TSecr in @val and @ecr (host order).
+ */
+static __always_inline int spritz_tcp_ts(const struct spritz_tcp *th, const void *data_end,
+					 __u32 *val, __u32 *ecr)
+{
+	const __u8 *o = (const __u8 *)(th + 1);
+
+	if ((th->doff_res >> 4) < 8 || (const void *)(o + SPRITZ_TCPOLEN_TS_ALIGNED) > data_end)
+		return 0;
+	if (o[0] != SPRITZ_TCPOPT_NOP || o[1] != SPRITZ_TCPOPT_NOP ||
+	    o[2] != SPRITZ_TCPOPT_TIMESTAMP || o[3] != SPRITZ_TCPOLEN_TIMESTAMP)
+		return 0;
+	*val = (__u32)o[4] << 24 | (__u32)o[5] << 16 | (__u32)o[6] << 8 | o[7];
+	*ecr = (__u32)o[8] << 24 | (__u32)o[9] << 16 | (__u32)o[10] << 8 | o[11];
+	return 1;
+}
+
 struct spritz_udp {
 	__u16 source;
 	__u16 dest;

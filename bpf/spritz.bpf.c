@@ -360,16 +360,24 @@ __noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_c
 }
 
 /*
- * [@seq, @end) of @f is sent again: spritz_fb_retrans().  Returns the
- * number of outcomes to deliver.  Global: verified once, called only for
- * retransmissions.
+ * [@seq, @end) of @f is sent again with TCP timestamp @ts (SPRITZ_FB_TS()):
+ * spritz_fb_retrans().  Returns the number of outcomes to deliver.
+ * Global: verified once, called only for retransmissions.
  */
 __noinline int spritz_retrans(struct spritz_flow *f, struct spritz_stats *st, __u32 seq,
-			      __u32 end)
+			      __u32 end, __u64 ts)
 {
 	if (!f || !st)
 		return 0;
-	return spritz_fb_retrans(&f->fb, st, seq, end);
+	return spritz_fb_retrans(&f->fb, st, seq, end, ts);
+}
+
+/* The TSval of TCP segment @th as spritz_fb_retrans() takes it. */
+static __always_inline __u64 spritz_tsval(const struct spritz_tcp *th, const void *data_end)
+{
+	__u32 val, ecr;
+
+	return spritz_tcp_ts(th, data_end, &val, &ecr) ? SPRITZ_FB_TS(val) : SPRITZ_FB_TS_NONE;
 }
 
 /*
@@ -632,7 +640,8 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	if (kind == SPRITZ_SEG_DATA) {
 		f->used_ns = c->now;
 		spritz_sock_state(skb, f, end);
-		if (spritz_fb_presend(&f->fb, seq, end) && spritz_retrans(f, st, seq, end))
+		if (spritz_fb_presend(&f->fb, seq, end) &&
+		    spritz_retrans(f, st, seq, end, spritz_tsval(th, spritz_data_end(skb))))
 			spritz_fb_deliver(f, &c->cfg, st);
 	}
 	if (SPRITZ_BENCH_STOP(6))
@@ -728,11 +737,12 @@ struct spritz_inner_send {
 	__u32 ports, addrs;	    /* its identity in spritz_flow */
 	__u32 kind;		    /* SPRITZ_SEG_* */
 	__u32 flags;		    /* TCP flags */
+	__u64 ts;		    /* SPRITZ_FB_TS(TSval), or none */
 };
 
-/* Fill @in from inner TCP headers @ih (@kind). */
+/* Fill @in from inner TCP headers @ih (@kind) of a packet ending at @data_end. */
 static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int kind,
-					      struct spritz_inner_send *in)
+					      const void *data_end, struct spritz_inner_send *in)
 {
 	const struct spritz_tcp *th = ih->l4;
 	const __u32 *w;
@@ -745,6 +755,7 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
 	spritz_tcp_key(&in->key, ih, kind, 0);
 	in->seq = bpf_ntohl(th->seq);
 	in->end = in->seq + spritz_tcp_seqlen(th->flags, paylen);
+	in->ts = spritz_tsval(th, data_end);
 	in->ports = (__u32)in->key.sport << 16 | in->key.dport;
 	w = (const __u32 *)&in->key;
 	in->addrs = 0;
@@ -806,7 +817,8 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 		spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end);
 		return 0;
 	}
-	if (spritz_fb_presend(&f->fb, in->seq, in->end) && spritz_retrans(f, st, in->seq, in->end))
+	if (spritz_fb_presend(&f->fb, in->seq, in->end) &&
+	    spritz_retrans(f, st, in->seq, in->end, in->ts))
 		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES;
 	return SPRITZ_INNER_RECORD;
 }
@@ -899,7 +911,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	}
 	__builtin_memset(&in, 0, sizeof(in));
 	if (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4) {
-		spritz_inner_send(&ih, inner, &in);
+		spritz_inner_send(&ih, inner, spritz_data_end(skb), &in);
 		inner = 1;
 	} else {
 		inner = 0;
@@ -995,14 +1007,6 @@ int spritz_egress(struct __sk_buff *skb)
 
 /* ------------------------------------------------------------- ingress */
 
-#define SPRITZ_TCPOPT_EOL 0
-#define SPRITZ_TCPOPT_NOP 1
-#define SPRITZ_TCPOPT_SACK 5
-#define SPRITZ_TCPOPT_TIMESTAMP 8
-#define SPRITZ_TCPOLEN_TIMESTAMP 10
-#define SPRITZ_TCPOLEN_TS_ALIGNED 12 /* NOP NOP TIMESTAMP */
-#define SPRITZ_TCP_OPT_MAX 40
-
 /*
  * x & 63, done by the program whatever clang knows about x: clang drops a
  * mask it can prove redundant from a check on another copy of x, and the
@@ -1021,6 +1025,13 @@ struct spritz_optwalk {
 	__u32 i;    /* next option */
 	struct spritz_fb_ackinfo *s;
 };
+
+/* The big-endian word at option byte @at of walk @w. */
+static __always_inline __u32 spritz_optwalk_u32(const struct spritz_optwalk *w, __u32 at)
+{
+	return (__u32)w->b[spritz_idx63(at)] << 24 | (__u32)w->b[spritz_idx63(at + 1)] << 16 |
+	       (__u32)w->b[spritz_idx63(at + 2)] << 8 | w->b[spritz_idx63(at + 3)];
+}
 
 /*
  * One step of the option walk, a bpf_loop() callback: verified once with
@@ -1045,21 +1056,25 @@ static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
 	if (len < 2 || i + len > w->len)
 		return 1;
 	w->i = i + len;
+	if (kind == SPRITZ_TCPOPT_TIMESTAMP && len == SPRITZ_TCPOLEN_TIMESTAMP) {
+		/* not where Linux puts it (spritz_tcp_ts()): another stack's */
+		s->tsecr = spritz_optwalk_u32(w, i + 6);
+		s->ts = 1;
+		return 0;
+	}
 	if (kind != SPRITZ_TCPOPT_SACK)
 		return 0;
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		at = i + 2 + 8 * b;
 		if (at + 8 > i + len)
 			break;
-		l = (__u32)w->b[spritz_idx63(at)] << 24 | (__u32)w->b[spritz_idx63(at + 1)] << 16 |
-		    (__u32)w->b[spritz_idx63(at + 2)] << 8 | w->b[spritz_idx63(at + 3)];
-		r = (__u32)w->b[spritz_idx63(at + 4)] << 24 | (__u32)w->b[spritz_idx63(at + 5)] << 16 |
-		    (__u32)w->b[spritz_idx63(at + 6)] << 8 | w->b[spritz_idx63(at + 7)];
+		l = spritz_optwalk_u32(w, at);
+		r = spritz_optwalk_u32(w, at + 4);
 		s->sack[2 * b] = l;
 		s->sack[2 * b + 1] = r;
 		s->nsack = b + 1;
 	}
-	return 1; /* one SACK option per segment */
+	return !!s->ts; /* one SACK option per segment; a timestamp may follow */
 }
 
 /*
@@ -1093,18 +1108,16 @@ __noinline int spritz_ack_read(struct __sk_buff *skb, struct spritz_flow *f, __u
 	if ((th->doff_res >> 4) > 5) {
 		struct spritz_optwalk w;
 		__u8 *opt = (__u8 *)(th + 1);
-		__u32 olen = ((th->doff_res >> 4) * 4) - SPRITZ_TCP_HLEN;
+		__u32 olen = ((th->doff_res >> 4) * 4) - SPRITZ_TCP_HLEN, tsval;
 		int k;
 
 		/*
 		 * Linux ACKs open with NOP NOP TIMESTAMP (12 bytes, no SACK):
-		 * step over them here, as the walk would, and walk (bpf_loop)
-		 * only what follows - for most ACKs, nothing.
+		 * read the echo here and walk (bpf_loop) only what follows -
+		 * for most ACKs, nothing.
 		 */
-		if (olen >= SPRITZ_TCPOLEN_TS_ALIGNED &&
-		    (void *)(opt + SPRITZ_TCPOLEN_TS_ALIGNED) <= data_end &&
-		    opt[0] == SPRITZ_TCPOPT_NOP && opt[1] == SPRITZ_TCPOPT_NOP &&
-		    opt[2] == SPRITZ_TCPOPT_TIMESTAMP && opt[3] == SPRITZ_TCPOLEN_TIMESTAMP) {
+		if (spritz_tcp_ts(th, data_end, &tsval, &s->tsecr)) {
+			s->ts = 1;
 			opt += SPRITZ_TCPOLEN_TS_ALIGNED;
 			olen -= SPRITZ_TCPOLEN_TS_ALIGNED;
 		}

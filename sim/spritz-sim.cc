@@ -593,7 +593,7 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		return;
 	}
 	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end) &&
-	    spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end))
+	    spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end, SPRITZ_FB_TS_NONE))
 		fb_deliver(f);
 	if (kind == SPRITZ_SEG_DATA)
 		f->hf.fb.unsent = sock_unsent(f, end);

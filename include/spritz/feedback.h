@@ -33,8 +33,9 @@
  * repaired it meanwhile or not: it is a TIMEOUT only if, within the
  * timeout, a send of the same flow on another EV sent after it was
  * delivered (the peer answered, its switch was reachable), no later send
- * of the flow on its own EV was (the path alone is silent) and another
- * send on its EV was lost too (one loss is no dead path).  A path that
+ * of the flow on its own EV was (the path alone is silent), TCP's repair
+ * of it was not spurious (DSACK; the ACK's timestamp echo, Eifel) and
+ * another send on its EV was lost too (one loss is no dead path).  A path that
  * delivers a later send after a drop is never disabled, nor one that
  * drops one send and is not used again, and a peer that goes silent
  * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
@@ -118,8 +119,17 @@ struct spritz_fb_ackinfo {
 	__u32 ece;			 /* ECE set */
 	__u32 nsack;			 /* SACK blocks in sack[] */
 	__u32 sack[2 * SPRITZ_SACK_MAX]; /* left, right edge */
+	__u32 ts;			 /* a timestamp option (RFC 7323) was read */
+	__u32 tsecr;			 /* ... its echo reply */
 	__u64 now, timeout_ns;		 /* set by spritz_fb_ack() */
 };
+
+/*
+ * The TSval of a send (RFC 7323), as spritz_fb_retrans() takes it: bit 32
+ * says there is one; SPRITZ_FB_TS_NONE for a segment without.
+ */
+#define SPRITZ_FB_TS_NONE 0ULL
+#define SPRITZ_FB_TS(tsval) (1ULL << 32 | (__u32)(tsval))
 
 /* One feedback event for the algorithm core: a recorded send's outcome. */
 struct spritz_fb_event {
@@ -329,15 +339,18 @@ static __always_inline int spritz_fb_presend(struct spritz_fb_flow *fb, __u32 se
 }
 
 /*
- * [@seq, @end) is sent again: TCP found every pending record it overlaps
- * lost (fast retransmit, RACK, TLP or RTO).  Each gets NACK; the first
- * becomes the suspect of the dead-path rule (spritz_fb_ack()) if there is
- * none, which makes it a TIMEOUT if its path is dead.  Returns the number
- * of outcomes to take.
+ * [@seq, @end) is sent again, with TCP timestamp @ts (SPRITZ_FB_TS()): TCP
+ * found every pending record it overlaps lost (fast retransmit, RACK, TLP
+ * or RTO).  Each gets NACK; the first becomes the suspect of the dead-path
+ * rule (spritz_fb_ack()) if there is none, which makes it a TIMEOUT if its
+ * path is dead.  The first repair of the suspect keeps its TSval
+ * (__spritz_fb_eifel()).  Returns the number of outcomes to take.
  */
 static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
-					       struct spritz_stats *st, __u32 seq, __u32 end)
+					       struct spritz_stats *st, __u32 seq, __u32 end,
+					       __u64 ts)
 {
+	struct spritz_inflight *s = &fb->suspect;
 	__u32 i, n = 0;
 
 	st->eg_retrans++;
@@ -352,9 +365,13 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 		n += __spritz_fb_emit(e, SPRITZ_FB_NACK);
 	}
 	/* a later ACK of the suspect's sequence may be the repair's */
-	if (fb->suspect.state == SPRITZ_IF_LOST &&
-	    spritz_seq_overlap(fb->suspect.start_seq, fb->suspect.end_seq, seq, end))
-		fb->suspect.flags |= SPRITZ_IF_F_RESENT;
+	if (s->state != SPRITZ_IF_LOST || !spritz_seq_overlap(s->start_seq, s->end_seq, seq, end))
+		return n;
+	if (!(s->flags & SPRITZ_IF_F_RESENT) && (ts >> 32)) {
+		s->flags |= SPRITZ_IF_F_TSVAL;
+		fb->repair_tsval = (__u32)ts;
+	}
+	s->flags |= SPRITZ_IF_F_RESENT;
 	return n;
 }
 
@@ -508,8 +525,30 @@ static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e
 }
 
 /*
- * ACK @a covers the suspect's sequence.  If TCP did not send it again, it
- * was late, not lost, and its path is alive.  If TCP sent it again on
+ * Does ACK @a, whose cumulative ACK covers suspect @s, echo a timestamp
+ * older than TCP's first repair of @s (Eifel detection, RFC 3522, as
+ * Linux's tcp_packet_delayed())?  The receiver echoes the TSval of the
+ * segment that moved its in-order point (not of one it SACKs), and a
+ * repair filling the hole at @s would have set it at least to the
+ * repair's: the peer acknowledged an earlier copy, so TCP's repair was
+ * spurious (a stall of the sender, a long path) and the path delivered.
+ * Timestamps tick in milliseconds (microseconds with tcp_usec_ts): a
+ * repair sent in the tick of the first copy, as RACK's often are, is
+ * never found spurious this way.
+ */
+static __always_inline int __spritz_fb_eifel(const struct spritz_fb_flow *fb,
+					     const struct spritz_inflight *s,
+					     const struct spritz_fb_ackinfo *a)
+{
+	return (s->flags & SPRITZ_IF_F_TSVAL) && a->ts &&
+	       !spritz_seq_before(a->ack, s->end_seq) &&
+	       spritz_seq_before(a->tsecr, fb->repair_tsval);
+}
+
+/*
+ * ACK @a covers the suspect's sequence.  If TCP did not send it again, or
+ * the ACK echoes a timestamp older than the repair (__spritz_fb_eifel()),
+ * it was late, not lost, and its path is alive.  If TCP sent it again on
  * another path within the timeout of the suspect, that repair was
  * delivered: the peer answered and its switch was reachable (evidence
  * that survives the ring records of the flow's other sends being
@@ -524,7 +563,7 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 		return;
 	if (spritz_seq_before(a->ack, s->end_seq) && !__spritz_fb_sacked(a, s->start_seq, s->end_seq))
 		return;
-	if (!(s->flags & SPRITZ_IF_F_RESENT))
+	if (!(s->flags & SPRITZ_IF_F_RESENT) || __spritz_fb_eifel(fb, s, a))
 		s->flags |= SPRITZ_IF_F_ALIVE;
 	else if ((s->flags & SPRITZ_IF_F_MOVED) && fb->repair_ns >= s->sent_ns &&
 		 fb->repair_ns - s->sent_ns < a->timeout_ns)
@@ -557,9 +596,10 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
  *
  *  - a send of the flow on the same EV, sent after it, was delivered, or
  *    the suspect itself was acknowledged before TCP sent it again (late,
- *    not lost), or a DSACK reports its first copy (TCP's repair was
- *    spurious): the path is alive: no TIMEOUT, the suspect is dropped
- *    (fb_path_alive);
+ *    not lost), or by an ACK echoing a timestamp older than the repair
+ *    (__spritz_fb_eifel()), or a DSACK reports its first copy (TCP's
+ *    repair was spurious): the path is alive: no TIMEOUT, the suspect is
+ *    dropped (fb_path_alive);
  *  - else, once it is @timeout_ns old (or at once, when nothing is in
  *    flight any more and this evidence is in) and no DSACK can still
  *    report TCP's repair of it spurious (__spritz_fb_repair_open(); past

@@ -133,6 +133,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_AGAIN (1U << 4)  /* another send on its EV was lost too */
 #define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
 #define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
+#define SPRITZ_IF_F_TSVAL (1U << 7)  /* ... first with TCP timestamp fb.repair_tsval */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -174,6 +175,8 @@ struct spritz_fb_flow {
 	__u32 suspect_head; /* ring_head when the suspect was lost */
 	__u32 dupthresh; /* the socket's reordering (TCP's DupThresh) then, 0: unknown */
 	__u32 unsent;	 /* bytes the socket held beyond that send (write_seq - its end) */
+	__u32 repair_tsval; /* TSval (RFC 7323) of TCP's first repair of the suspect */
+	__u32 __pad;
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];

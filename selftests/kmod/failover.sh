@@ -228,32 +228,44 @@ socket_state()
 	return $rc
 }
 
-# What the application queued reaches the flow: a sender that writes 4 MiB
-# with SO_SNDBUF 1 MiB (net.core.wmem_max caps it: 416 KiB of buffer) to a
-# receiver stopped after its first read fills its send buffer and the
-# peer's 32 KiB window; the flow's last data send had the rest of the
-# buffer behind it (fb.unsent, write_seq - end), not nothing.
+# What the application queued reaches the flow (fb.unsent, write_seq -
+# end, at the flow's last data send).  A sender writes 4 MiB with
+# SO_SNDBUF 1 MiB (net.core.wmem_max caps it: 416 KiB of buffer) to a
+# receiver with a 32 KiB buffer that stops reading at 64 KiB; once the
+# sender's buffer holds 192 KiB (Send-Q), the receiver reads 64 KiB more,
+# twice what its buffer holds, and stops again.  The data sends that let
+# out lie at most 96 KiB past the acknowledged data, with 192 KiB written
+# past it: each had at least 96 KiB unsent behind it, however fast
+# either process runs.
 socket_queue()
 {
-	local rc=0 rx tx rxpid unsent
+	local rc=0 rx tx unsent q i
 
-	rx_start 5005 $tmp/rx.5005 --rcvbuf 32768 --timeout 30
+	rm -f $tmp/go.5005
+	rx_start 5005 $tmp/rx.5005 --rcvbuf 32768 --timeout 60 \
+		--pause-at 65536 --pause-at 131072 --go $tmp/go.5005
 	rx=$!
 	listening 5005 || return 1
-	ns spza $py $stream tx fd00:5::1 5005 --size $size --sndbuf 1048576 --timeout 30 \
+	ns spza $py $stream tx fd00:5::1 5005 --size $size --sndbuf 1048576 --timeout 60 \
 		>$tmp/tx.5005 &
 	tx=$!
-	receiving 5005 || rc=1
-	rxpid=$(pgrep -f "tcp_stream.py rx 5005") || { echo "no receiver"; rc=1; }
-	kill -STOP $rxpid
-	sleep 1
+	rx_wait 5005 "paused 1" "the receiver did not pause" || rc=1
+	for i in $(seq 300); do
+		q=$(ns spza ss -Htn '( dport = :5005 )' | awk '{ print $3; exit }')
+		[ "${q:-0}" -ge 196608 ] && break
+		sleep 0.2
+	done
+	echo "# sender's Send-Q at the receiver's first pause: ${q:-none} bytes"
+	echo >>$tmp/go.5005
+	rx_wait 5005 "paused 2" "the receiver did not pause again" || rc=1
 	unsent=$(spritz_flow_states "$ctl" |
 		jq -s '[.[] | select(.key.dport == 5005) | .fb.unsent] | first // 0')
-	kill -CONT $rxpid
+	echo >>$tmp/go.5005
 	wait $tx
 	wait $rx
-	echo "# flow to port 5005, receiver stopped: $unsent bytes unsent at its last data send"
-	[ "$unsent" -ge 131072 ] || { echo "want at least 128 KiB unsent"; rc=1; }
+	echo "# flow to port 5005: $unsent bytes unsent at its last data send"
+	[ "$unsent" -ge 65536 ] || { echo "want at least 64 KiB unsent"; rc=1; }
+	grep -q " eof$" $tmp/rx.5005 || { echo "transfer: $(cat $tmp/rx.5005)"; rc=1; }
 	return $rc
 }
 

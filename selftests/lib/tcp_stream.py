@@ -7,9 +7,12 @@
 # stream and is printed in place of "eof" / "ok".
 #
 #   tcp_stream.py rx PORT [--rcvbuf B] [--timeout S] [--ready FILE]
+#                 [--pause-at N ... --go GO]
 #       accept one connection, read to EOF: "BYTES SHA256 eof|ERROR";
 #       FILE gets a line "listening" once it listens, "receiving" once
-#       data arrives (the suites wait on it, spritzctl-lib.sh)
+#       data arrives (the suites wait on it, spritzctl-lib.sh); with
+#       --pause-at, it reads exactly N bytes, writes "paused K" (the K-th
+#       pause) to FILE and reads no more until GO has K lines
 #   tcp_stream.py tx ADDR PORT [--size N] [--stop FILE --every MS
 #                 [--chunk B] [--min N]] [--sndbuf B] [--timeout S]
 #       N bytes in 1 MiB writes, or a CHUNK (16 KiB) every MS ms until
@@ -30,6 +33,15 @@ def ready(what, path):
             f.write(what + "\n")
 
 
+def lines(path):
+    """Lines in PATH, 0 if it does not exist."""
+    try:
+        with open(path) as f:
+            return len(f.readlines())
+    except FileNotFoundError:
+        return 0
+
+
 def rx(a):
     s = socket.socket(socket.AF_INET6)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -41,11 +53,25 @@ def rx(a):
     s.settimeout(a.timeout)
     ready("listening", a.ready)
     n, h, end = 0, hashlib.sha256(), "eof"
+    pauses = sorted(a.pause_at)
     try:
         c, _ = s.accept()
         c.settimeout(a.timeout)
         while True:
-            b = c.recv(1 << 20)
+            want = 1 << 20
+            if pauses:
+                want = min(want, pauses[0] - n)
+            if want == 0:
+                pauses.pop(0)
+                done = len(a.pause_at) - len(pauses)
+                ready("paused %d" % done, a.ready)
+                t0 = time.monotonic()
+                while lines(a.go) < done:
+                    if time.monotonic() - t0 > a.timeout:
+                        raise TimeoutError("no go")
+                    time.sleep(0.05)
+                continue
+            b = c.recv(want)
             if not b:
                 break
             if n == 0:
@@ -94,6 +120,8 @@ def main():
     r.add_argument("--rcvbuf", type=int, default=0)
     r.add_argument("--timeout", type=float, default=60)
     r.add_argument("--ready")
+    r.add_argument("--pause-at", type=int, action="append", default=[])
+    r.add_argument("--go")
     t = sub.add_parser("tx")
     t.add_argument("addr")
     t.add_argument("port", type=int)
@@ -106,6 +134,8 @@ def main():
     a = p.parse_args()
     if a.cmd == "tx" and not a.stop and a.size <= 0:
         p.error("tx needs --size N or --stop FILE")
+    if a.cmd == "rx" and a.pause_at and not a.go:
+        p.error("--pause-at needs --go FILE")
     if a.cmd == "tx" and a.chunk < 256:
         p.error("--chunk is at least 256 bytes")
     (rx if a.cmd == "rx" else tx)(a)

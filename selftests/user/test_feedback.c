@@ -46,6 +46,7 @@ struct step {
 	__u32 ack;	/* RX: cumulative ACK */
 	__u32 nsack;	/* RX: SACK blocks */
 	__u32 sack[2 * SPRITZ_SACK_MAX];
+	__u64 ts;	/* TX: SPRITZ_FB_TS(TSval); RX: the same of TSecr; 0: no option */
 	const char *events; /* expected events, "" for none */
 	const char *counters; /* counters that moved, "name=delta ..." */
 	const char *state;    /* NULL, or "una=U nxt=N pend=P" */
@@ -72,6 +73,13 @@ struct step {
 	  .counters = (ctr_), .state = (st_) }
 #define RXS(t_, fl_, ack_, n_, blocks_, evs_, ctr_, st_) \
 	{ .op = OP_RX, .t = (t_), .flags = (fl_), .ack = (ack_), .nsack = (n_), .sack = blocks_, \
+	  .events = (evs_), .counters = (ctr_), .state = (st_) }
+/* ... with a timestamp option: TSval @ts_ of a send, TSecr of an ACK */
+#define TXT(t_, seq_, len_, ev_, ts_, evs_, ctr_, st_) \
+	{ .op = OP_TX, .t = (t_), .flags = F_D, .seq = (seq_), .len = (len_), .ev = (ev_), \
+	  .ts = SPRITZ_FB_TS(ts_), .events = (evs_), .counters = (ctr_), .state = (st_) }
+#define RXT(t_, fl_, ack_, ts_, evs_, ctr_, st_) \
+	{ .op = OP_RX, .t = (t_), .flags = (fl_), .ack = (ack_), .ts = SPRITZ_FB_TS(ts_), \
 	  .events = (evs_), .counters = (ctr_), .state = (st_) }
 #define B(...) { __VA_ARGS__ }
 
@@ -187,7 +195,7 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 
 			if (kind == SPRITZ_SEG_DATA) {
 				if (spritz_fb_presend(&fb, s->seq, end))
-					nout = spritz_fb_retrans(&fb, &st, s->seq, end);
+					nout = spritz_fb_retrans(&fb, &st, s->seq, end, s->ts);
 				spritz_fb_record(&fb, &st, s->t, s->seq, end, s->ev, 0,
 						 s->segs ? s->segs : 1);
 			} else {
@@ -201,6 +209,8 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			a.ece = !!(s->flags & SPRITZ_TCP_ECE);
 			a.nsack = s->nsack;
 			memcpy(a.sack, s->sack, sizeof(a.sack));
+			a.ts = !!(s->ts >> 32);
+			a.tsecr = (__u32)s->ts;
 			if (spritz_fb_tracking(&fb) &&
 			    spritz_fb_ack_check(&fb, &st, s->flags, s->ack) == SPRITZ_FB_ACK_SCAN)
 				nout = spritz_fb_ack(&fb, &st, s->t, trace_tmo, &a);
@@ -688,6 +698,113 @@ static void test_stall(void)
 }
 
 /*
+ * Timestamps (RFC 7323) tell a spurious repair at the first ACK (Eifel,
+ * RFC 3522): an ACK covering the suspect that echoes a TSval older than
+ * TCP's first repair of it acknowledged an earlier copy.  Ticks of 1 ms
+ * (Linux's TSval clock): TSval 100 is 0-1 ms, 105 is 5-6 ms.
+ */
+static void test_eifel(void)
+{
+	/* the stall above, its DSACK 4 ms late (the sender starved again, say):
+	 * the stale ACK echoes the first copies' TSval, older than the repairs' */
+	static const struct step stall[] = {
+		TXT(0, 1000, 100, E1, 100, "", "", NULL),
+		TXT(10 * US, 1100, 100, E2, 100, "", "", NULL),
+		TXT(20 * US, 1200, 100, E1, 100, "", "", NULL),
+		TXT(30 * US, 1300, 100, E2, 100, "", "", NULL),
+		TXT(5000 * US, 1000, 100, E3, 105, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		TXT(5010 * US, 1100, 100, E3, 105, "NACK:0202", "eg_retrans=1 fb_nack=1", NULL),
+		TXT(5020 * US, 1200, 100, E2, 105, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RXT(5030 * US, F_A, 1400, 100, "ACK:0202 ACK:0303 ACK:0303 ACK:0202",
+		    "fb_ack=4 fb_path_alive=1", "una=1400 nxt=1400 pend=0"),
+		RXT(9000 * US, F_A, 1400, 105, "", "", "una=1400 nxt=1400 pend=0"),
+	};
+	/* a dead path: the repairs fill the holes, the ACK echoes the repair's
+	 * TSval (the receiver's in-order point moved with it): TIMEOUT */
+	static const struct step dead[] = {
+		TXT(0, 1000, 100, E1, 100, "", "", NULL),
+		TXT(100 * US, 1100, 100, E2, 100, "", "", NULL),
+		TXT(200 * US, 1200, 100, E3, 100, "", "", NULL),
+		TXT(300 * US, 1300, 100, E1, 100, "", "", NULL),
+		TXT(400 * US, 1400, 100, E2, 100, "", "", NULL),
+		TXT(500 * US, 1500, 100, E3, 100, "", "", NULL),
+		{ .op = OP_RX, .t = 1000 * US, .flags = F_A, .ack = 1000, .nsack = 2,
+		  .sack = B(1100, 1300, 1400, 1600), .ts = SPRITZ_FB_TS(100),
+		  .events = "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
+		  .counters = "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1" },
+		TXT(1100 * US, 1000, 100, E2, 101, "", "eg_retrans=1", NULL),
+		TXT(1200 * US, 1300, 100, E3, 101, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RXT(1500 * US, F_A, 1600, 101, "ACK:0202 ACK:0303", "fb_ack=2",
+		    "una=1600 nxt=1600 pend=0"),
+		RXT(1800 * US, F_A, 1600, 101, "TMO:0101", "fb_timeout=1", "una=1600 nxt=1600 pend=0"),
+	};
+	/* the same sends on a long E1 path, RACK's repairs a tick later: the
+	 * first copies' ACK says so at once, no DSACK needed */
+	static const struct step reordered[] = {
+		TXT(0, 1000, 100, E1, 100, "", "", NULL),
+		TXT(100 * US, 1100, 100, E2, 100, "", "", NULL),
+		TXT(200 * US, 1200, 100, E3, 100, "", "", NULL),
+		TXT(300 * US, 1300, 100, E1, 100, "", "", NULL),
+		TXT(400 * US, 1400, 100, E2, 100, "", "", NULL),
+		TXT(500 * US, 1500, 100, E3, 100, "", "", NULL),
+		{ .op = OP_RX, .t = 1000 * US, .flags = F_A, .ack = 1000, .nsack = 2,
+		  .sack = B(1100, 1300, 1400, 1600), .ts = SPRITZ_FB_TS(100),
+		  .events = "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
+		  .counters = "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1" },
+		TXT(1100 * US, 1000, 100, E2, 101, "", "eg_retrans=1", NULL),
+		TXT(1200 * US, 1300, 100, E3, 101, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RXT(1300 * US, F_A, 1600, 100, "ACK:0202 ACK:0303", "fb_ack=2 fb_path_alive=1",
+		    "una=1600 nxt=1600 pend=0"),
+		RX(5000 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+	};
+	/* repairs in the first copies' tick: the echo proves nothing, the
+	 * rule waits for the DSACK as without timestamps; and an ACK without
+	 * the option proves nothing either */
+	static const struct step same_tick[] = {
+		TXT(0, 1000, 100, E1, 100, "", "", NULL),
+		TXT(100 * US, 1100, 100, E2, 100, "", "", NULL),
+		TXT(200 * US, 1200, 100, E3, 100, "", "", NULL),
+		TXT(300 * US, 1300, 100, E1, 100, "", "", NULL),
+		TXT(400 * US, 1400, 100, E2, 100, "", "", NULL),
+		TXT(500 * US, 1500, 100, E3, 100, "", "", NULL),
+		{ .op = OP_RX, .t = 600 * US, .flags = F_A, .ack = 1000, .nsack = 2,
+		  .sack = B(1100, 1300, 1400, 1600), .ts = SPRITZ_FB_TS(100),
+		  .events = "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
+		  .counters = "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1" },
+		TXT(700 * US, 1000, 100, E2, 100, "", "eg_retrans=1", NULL),
+		TXT(800 * US, 1300, 100, E3, 100, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RXT(900 * US, F_A, 1500, 100, "ACK:0202 ACK:0303", "fb_ack=2",
+		    "una=1500 nxt=1600 pend=0"),
+		RX(950 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+		RXS(1100 * US, F_A, 1600, 1, B(1000, 1100), "", "in_sack_bad=1 fb_path_alive=1",
+		    "una=1600 nxt=1600 pend=0"),
+	};
+	/* a SACK block's echo is the in-order point's, older than any
+	 * segment it SACKs: a repair SACKed above a hole shows nothing */
+	static const struct step sacked[] = {
+		TXT(0, 1000, 100, E2, 100, "", "", NULL),
+		TXT(10 * US, 1100, 100, E1, 100, "", "", NULL),
+		TXT(20 * US, 1200, 100, E2, 100, "", "", NULL),
+		TXT(5000 * US, 1100, 100, E3, 105, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		{ .op = OP_RX, .t = 5100 * US, .flags = F_A, .ack = 1000, .nsack = 1,
+		  .sack = B(1100, 1300), .ts = SPRITZ_FB_TS(100),
+		  .events = "NACK:0202 ACK:0202 ACK:0303",
+		  .counters = "in_sack_blocks=1 fb_ack=2 fb_nack=1",
+		  .state = "una=1000 nxt=1300 pend=0" },
+	};
+	trace_srtt_us = 300;
+	RUN_DIS("eifel_sacked", sacked, 0);
+	trace_srtt_us = 300;
+	RUN_DIS("eifel_stall", stall, 0);
+	trace_srtt_us = 300;
+	RUN_DIS("eifel_dead_path", dead, 1);
+	trace_srtt_us = 300;
+	RUN_DIS("eifel_reordered", reordered, 0);
+	trace_srtt_us = 300;
+	RUN_DIS("eifel_same_tick", same_tick, 0);
+}
+
+/*
  * A send acknowledged after the timeout, before TCP sent it again, was
  * late, not lost: its path is alive.
  */
@@ -1073,7 +1190,7 @@ static void test_probe(void)
 	spritz_fb_record(&fb, &st, 10, 1100, 1200, E2, 0, 1);
 	ASSERT_FALSE(spritz_fb_probe(&fb), "no loss: no probe");
 	ASSERT_TRUE(spritz_fb_presend(&fb, 1000, 1100), "a repeat");
-	ASSERT_EQ(spritz_fb_retrans(&fb, &st, 1000, 1100), 1, "NACK");
+	ASSERT_EQ(spritz_fb_retrans(&fb, &st, 1000, 1100, SPRITZ_FB_TS_NONE), 1, "NACK");
 	ASSERT_TRUE(spritz_fb_probe(&fb), "suspect: probe");
 	memset(&a, 0, sizeof(a));
 	a.ack = 1000;
@@ -1200,7 +1317,7 @@ static void test_garbage(void)
 		if (!ASSERT_LE(n, SPRITZ_FB_SLOTS, "ack: outcomes bounded"))
 			return;
 		n = spritz_fb_presend(&fb, a.ack, a.ack + 100) ?
-			    spritz_fb_retrans(&fb, &st, a.ack, a.ack + 100) : 0;
+			    spritz_fb_retrans(&fb, &st, a.ack, a.ack + 100, (__u64)seed << 1) : 0;
 		if (!ASSERT_LE(n, SPRITZ_RING_SIZE, "retrans: outcomes bounded"))
 			return;
 		for (k = 0; k < SPRITZ_FB_SLOTS; k++)
@@ -1230,6 +1347,7 @@ static const struct test_case tests[] = {
 	{ "one_loss", test_one_loss },
 	{ "late_ack", test_late_ack },
 	{ "stall", test_stall },
+	{ "eifel", test_eifel },
 	{ "blackhole", test_blackhole },
 	{ "congested_path", test_congested_path },
 	{ "congested_burst", test_congested_burst },

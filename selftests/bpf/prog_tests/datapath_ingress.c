@@ -40,16 +40,33 @@ static uint16_t tx(const char *dst, uint32_t seq, int len)
 	return tx_gso(dst, seq, len, 0);
 }
 
+/* tx() of a segment carrying TCP timestamp @tsval, as Linux sends it. */
+static uint16_t tx_ts(const char *dst, uint32_t seq, int len, uint32_t tsval)
+{
+	uint8_t opts[12] = { 1, 1, 8, 10 };
+	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = 0x18, .opts = opts,
+			  .optlen = sizeof(opts) };
+	struct pkt p, o;
+	uint32_t ret;
+
+	put32(opts + 4, tsval);
+	pkt_build(&p, &s);
+	if (!ASSERT_OK(dp_run(eg, &p, &o, &ret, 0), "egress run"))
+		return 0;
+	return get32(o.b + 14) & 0xffff;
+}
+
 /* rx() option layouts */
 #define RX_TS_SACK 0 /* NOP NOP TS [NOP NOP SACK]: Linux */
 #define RX_SACK 1    /* [NOP NOP SACK]: no timestamps */
 #define RX_SACK_TS 2 /* [NOP NOP SACK] NOP NOP TS: SACK first */
 static int rx_layout = RX_TS_SACK;
+static uint32_t rx_tsecr = 2; /* the TSecr of rx()'s timestamp option */
 
 /* An ACK from @dst on ingress: cumulative @ack, ECE, SACK blocks. */
 static void rx(const char *dst, uint32_t ack, int ece, const uint32_t *sack, int nsack)
 {
-	static const uint8_t ts[12] = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 }; /* NOP NOP TS */
+	uint8_t ts[12] = { 1, 1, 8, 10, 0, 0, 0, 1 }; /* NOP NOP TS, TSval 1 */
 	uint8_t opts[40];
 	struct spec s = { .src = dst, .dst = LOCAL6, .sport = DPORT, .dport = SPORT,
 			  .ack = ack, .flags = 0x10 | (ece ? 0x40 : 0), .opts = opts };
@@ -57,6 +74,7 @@ static void rx(const char *dst, uint32_t ack, int ece, const uint32_t *sack, int
 	uint32_t ret;
 	int i, n = 0;
 
+	put32(ts + 8, rx_tsecr);
 	if (rx_layout == RX_TS_SACK) {
 		memcpy(opts, ts, sizeof(ts));
 		n = sizeof(ts);
@@ -517,6 +535,75 @@ static void test_retrans_timeout(void)
 	ASSERT_EQ(d.fb_timeout, 1, "TIMEOUT");
 	ASSERT_EQ(d.path_disables, 1, "bpf_spritz_path_timeout()");
 	ASSERT_GT(path_disabled_ms(2, a), 0, "module: path disabled");
+	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
+}
+
+/*
+ * Timestamps (Eifel detection): the RTOs of test_retrans_timeout(), each
+ * on another path than the first copies', carry TSval 10, the first
+ * copies none.  An ACK covering them all (and SACKing a send of another
+ * path, so that the timestamp option comes before or after a SACK
+ * option) that echoes TSval 5 acknowledged the first copies: the repairs
+ * were spurious, the path is alive; one that echoes the repairs' 10, or
+ * none, is the dead-path case, a TIMEOUT.
+ */
+static void test_retrans_eifel(void)
+{
+	static const struct {
+		int layout;
+		uint32_t tsecr;
+		int timeout;
+	} t[] = {
+		{ RX_TS_SACK, 5, 0 },
+		{ RX_SACK_TS, 5, 0 },
+		{ RX_TS_SACK, 10, 1 },
+		/* no option: no evidence either way */
+		{ RX_SACK, 5, 1 },
+	};
+	struct spritz_stats s0, d;
+	uint32_t sa1, sa2, sb, next, blk[2];
+	uint16_t a, b;
+	int tries;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "eifel row %zu", i + 1);
+		/* drawn again until @a carried no send after @sa2 and both
+		 * repairs leave on other paths: a send on @a after @sa1 that
+		 * the ACK covers is a delivery on @a, alive whatever the
+		 * timestamps say */
+		for (tries = 0; tries < 64; tries++) {
+			start("scout");
+			next = tx_two_paths(&a, &b, &sa1, &sa2, &sb);
+			if (!ASSERT_GT(next, 0, "two paths drawn"))
+				return;
+			if (sb > sa2 + 100)
+				continue;
+			skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
+			if (tx_ts(DST2_6, sa1, 100, 10) != a && tx_ts(DST2_6, sa2, 100, 10) != a)
+				break;
+		}
+		if (!ASSERT_LT(tries, 64, "repairs drawn on other paths"))
+			return;
+		skel->bss->spritz_clock_offset_ns += (SPRITZ_DEF_TIMEOUT_US + 1) * 1000ULL;
+		dp_stats(skel, &s0);
+		rx_layout = t[i].layout;
+		rx_tsecr = t[i].tsecr;
+		blk[0] = sb;
+		blk[1] = sb + 100;
+		rx(DST2_6, next, 0, blk, 1);
+		rx_layout = RX_TS_SACK;
+		rx_tsecr = 2;
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.fb_path_alive, !t[i].timeout, what);
+		ASSERT_EQ(d.fb_timeout, t[i].timeout, what);
+		ASSERT_EQ(d.path_disables, t[i].timeout, what);
+		ASSERT_EQ(path_disabled_ms(2, a) > 0, t[i].timeout, what);
+	}
 	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 }
 
@@ -1108,6 +1195,7 @@ static const struct test_case tests[] = {
 	{ "sack_layouts", test_sack_layouts },
 	{ "retrans_nack", test_retrans_nack },
 	{ "retrans_timeout", test_retrans_timeout },
+	{ "retrans_eifel", test_retrans_eifel },
 	{ "ack_timeout", test_ack_timeout },
 	{ "min_bias", test_min_bias },
 	{ "flicr_ecmp_ops", test_flicr_ecmp_ops },
