@@ -698,6 +698,23 @@ static void test_stall(void)
 }
 
 /*
+ * Six sends in the 1 ms tick of TSval 100, two on E1, then at @t_ an ACK
+ * echoing it whose SACK blocks leave the first E1 send in a hole TCP
+ * counts lost: the suspect.
+ */
+#define SIX_SENDS_TS(t_)                                                                  \
+	TXT(0, 1000, 100, E1, 100, "", "", NULL),                                          \
+	TXT(100 * US, 1100, 100, E2, 100, "", "", NULL),                                   \
+	TXT(200 * US, 1200, 100, E3, 100, "", "", NULL),                                   \
+	TXT(300 * US, 1300, 100, E1, 100, "", "", NULL),                                   \
+	TXT(400 * US, 1400, 100, E2, 100, "", "", NULL),                                   \
+	TXT(500 * US, 1500, 100, E3, 100, "", "", NULL),                                   \
+	{ .op = OP_RX, .t = (t_), .flags = F_A, .ack = 1000, .nsack = 2,                   \
+	  .sack = B(1100, 1300, 1400, 1600), .ts = SPRITZ_FB_TS(100),                      \
+	  .events = "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",                       \
+	  .counters = "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1" }
+
+/*
  * Timestamps (RFC 7323) tell a spurious repair at the first ACK (Eifel,
  * RFC 3522): an ACK covering the suspect that echoes a TSval older than
  * TCP's first repair of it acknowledged an earlier copy.  Ticks of 1 ms
@@ -722,16 +739,7 @@ static void test_eifel(void)
 	/* a dead path: the repairs fill the holes, the ACK echoes the repair's
 	 * TSval (the receiver's in-order point moved with it): TIMEOUT */
 	static const struct step dead[] = {
-		TXT(0, 1000, 100, E1, 100, "", "", NULL),
-		TXT(100 * US, 1100, 100, E2, 100, "", "", NULL),
-		TXT(200 * US, 1200, 100, E3, 100, "", "", NULL),
-		TXT(300 * US, 1300, 100, E1, 100, "", "", NULL),
-		TXT(400 * US, 1400, 100, E2, 100, "", "", NULL),
-		TXT(500 * US, 1500, 100, E3, 100, "", "", NULL),
-		{ .op = OP_RX, .t = 1000 * US, .flags = F_A, .ack = 1000, .nsack = 2,
-		  .sack = B(1100, 1300, 1400, 1600), .ts = SPRITZ_FB_TS(100),
-		  .events = "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
-		  .counters = "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1" },
+		SIX_SENDS_TS(1000 * US),
 		TXT(1100 * US, 1000, 100, E2, 101, "", "eg_retrans=1", NULL),
 		TXT(1200 * US, 1300, 100, E3, 101, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
 		RXT(1500 * US, F_A, 1600, 101, "ACK:0202 ACK:0303", "fb_ack=2",
@@ -741,16 +749,7 @@ static void test_eifel(void)
 	/* the same sends on a long E1 path, RACK's repairs a tick later: the
 	 * first copies' ACK says so at once, no DSACK needed */
 	static const struct step reordered[] = {
-		TXT(0, 1000, 100, E1, 100, "", "", NULL),
-		TXT(100 * US, 1100, 100, E2, 100, "", "", NULL),
-		TXT(200 * US, 1200, 100, E3, 100, "", "", NULL),
-		TXT(300 * US, 1300, 100, E1, 100, "", "", NULL),
-		TXT(400 * US, 1400, 100, E2, 100, "", "", NULL),
-		TXT(500 * US, 1500, 100, E3, 100, "", "", NULL),
-		{ .op = OP_RX, .t = 1000 * US, .flags = F_A, .ack = 1000, .nsack = 2,
-		  .sack = B(1100, 1300, 1400, 1600), .ts = SPRITZ_FB_TS(100),
-		  .events = "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
-		  .counters = "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1" },
+		SIX_SENDS_TS(1000 * US),
 		TXT(1100 * US, 1000, 100, E2, 101, "", "eg_retrans=1", NULL),
 		TXT(1200 * US, 1300, 100, E3, 101, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
 		RXT(1300 * US, F_A, 1600, 100, "ACK:0202 ACK:0303", "fb_ack=2 fb_path_alive=1",
@@ -761,16 +760,7 @@ static void test_eifel(void)
 	 * rule waits for the DSACK as without timestamps; and an ACK without
 	 * the option proves nothing either */
 	static const struct step same_tick[] = {
-		TXT(0, 1000, 100, E1, 100, "", "", NULL),
-		TXT(100 * US, 1100, 100, E2, 100, "", "", NULL),
-		TXT(200 * US, 1200, 100, E3, 100, "", "", NULL),
-		TXT(300 * US, 1300, 100, E1, 100, "", "", NULL),
-		TXT(400 * US, 1400, 100, E2, 100, "", "", NULL),
-		TXT(500 * US, 1500, 100, E3, 100, "", "", NULL),
-		{ .op = OP_RX, .t = 600 * US, .flags = F_A, .ack = 1000, .nsack = 2,
-		  .sack = B(1100, 1300, 1400, 1600), .ts = SPRITZ_FB_TS(100),
-		  .events = "NACK:0101 ACK:0202 ACK:0303 ACK:0202 ACK:0303",
-		  .counters = "in_sack_blocks=2 fb_ack=4 fb_nack=1 fb_sack_lost=1" },
+		SIX_SENDS_TS(600 * US),
 		TXT(700 * US, 1000, 100, E2, 100, "", "eg_retrans=1", NULL),
 		TXT(800 * US, 1300, 100, E3, 100, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
 		RXT(900 * US, F_A, 1500, 100, "ACK:0202 ACK:0303", "fb_ack=2",
