@@ -136,6 +136,8 @@ def main():
         p.error("tx needs --size N or --stop FILE")
     if a.cmd == "rx" and a.pause_at and not a.go:
         p.error("--pause-at needs --go FILE")
+    if a.cmd == "rx" and any(n < 0 for n in a.pause_at):
+        p.error("--pause-at takes a byte count, at least 0")
     if a.cmd == "tx" and a.chunk < 256:
         p.error("--chunk is at least 256 bytes")
     (rx if a.cmd == "rx" else tx)(a)
