@@ -137,12 +137,13 @@ test_run_schema()
 		--schemes ecmp,ugal-l,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
 		--out "$DIR/run" 2>&1 | tail -n 12 || return 1
 	jq -e --argjson size $SIZE '
-		(keys == ["fail_links", "runs", "scenario", "schemes", "timers", "topo"]) and .runs == 2 and
+		(keys == ["clock", "fail_links", "runs", "scenario", "schemes", "timers", "topo"]) and
+		.runs == 2 and .clock == "host" and
 		.timers.setting == "paper" and (.timers.rto_min_ms | type == "number") and
 		.topo == "dragonfly:p=1,a=2,h=1" and .scenario == "permutation" and .fail_links == 0 and
 		(.schemes | keys == ["ecmp", "scout", "ugal-l"]) and
 		all(.schemes[]; (keys == ["counters", "fct_us", "finished", "flows", "retransmits"]) and
-			(.counters | keys == ["runs", "spritz", "switch_drops", "tcp"]) and
+			(.counters | keys == ["bpf", "runs", "spritz", "switch_drops", "tcp"]) and
 			(.counters.runs | length) == 2 and
 			([.counters.tcp[]] | length) == 9 and all(.counters.tcp[]; type == "number") and
 			.flows >= 6 and .finished == .flows and
@@ -153,8 +154,11 @@ test_run_schema()
 	# The counters: every flow's segments reached the hosts' TCP; Scout's
 	# datapath took ACK feedback, the other schemes have no Spritz
 	# counters; ugal-l (the switches' UGAL-L, plain senders) routed every
-	# flow (finished above) and its hosts sent data
+	# flow (finished above) and its hosts sent data; every scheme's
+	# switches ran their program, only Scout's hosts theirs
 	jq -e '.schemes.scout.counters.spritz.feedback.ack > 0 and
+		all(.schemes[]; .counters.bpf.switch_pct > 0 and .counters.bpf.run_ns.spritz_switch > 0) and
+		.schemes.scout.counters.bpf.host_pct > 0 and .schemes.ecmp.counters.bpf.host_pct == 0 and
 		.schemes.scout.counters.spritz.path_disables >= 0 and
 		.schemes.ecmp.counters.spritz == null and .schemes["ugal-l"].counters.spritz == null and
 		.schemes["ugal-l"].finished == .schemes["ugal-l"].flows' \

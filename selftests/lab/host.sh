@@ -73,6 +73,7 @@ make_fixture()
 	fail_mode=blackhole
 	repeat=2
 	timers=paper
+	clock=icount
 	rto_min_ms=1224
 	knobs="explore_threshold=5"
 	EOF
@@ -99,9 +100,11 @@ make_fixture()
 		       TcpExtTCPLossUndo: 2}, spritz: null}]' > "$d/hostctr-ecmp.json"
 	jq -n '[{tcp: {TcpRetransSegs: 100, TcpExtTCPSACKReorder: 40},
 		 spritz: {fb_ack: 1000, fb_ecn: 10, fb_nack: 5, fb_timeout: 2, path_disables: 3,
-			  eg_ring_overrun: 7, eg_retrans: 90}},
+			  eg_ring_overrun: 7, eg_retrans: 90},
+		 bpf_ns: {spritz_egress: 30, spritz_ingress: 20, spritz_switch: 100}, wall_ns: 1000},
 		{tcp: {TcpRetransSegs: 50, TcpExtTCPRenoReorder: 1},
-		 spritz: {fb_ack: 500, fb_nack: 1, path_disables: 1}}]' > "$d/hostctr-scout.json"
+		 spritz: {fb_ack: 500, fb_nack: 1, path_disables: 1},
+		 bpf_ns: {spritz_switch: 50}, wall_ns: 1000}]' > "$d/hostctr-scout.json"
 	echo '{"tx": [], "drops": [{"sw": 1, "reason": "blackhole", "packets": 30},
 		{"sw": 4, "reason": "blackhole", "packets": 12}, {"sw": 2, "reason": "no_route", "packets": 1}]}' \
 		> "$d/counters-ecmp.json"
@@ -129,6 +132,12 @@ REPORT_CASES=$(cat <<'EOF'
 .schemes.scout.counters.spritz.retrans_sends	90
 .schemes.scout.counters.runs[0].spritz.path_disables	3
 .schemes.scout.counters.switch_drops	{}
+.schemes.scout.counters.bpf.host_pct	2.5
+.schemes.scout.counters.bpf.switch_pct	7.5
+.schemes.scout.counters.bpf.run_ns.spritz_switch	150
+.schemes.scout.counters.runs[1].bpf.switch_pct	5
+.schemes.ecmp.counters.bpf.host_pct	null
+.clock	"icount"
 .schemes.ecmp.retransmits	31
 .schemes.ecmp.by_tag.incast.flows	4
 .schemes.ecmp.by_tag.incast.finished	3
@@ -151,7 +160,7 @@ test_report_counters()
 		got=$(jq -c "$path" "$d/results.json") || return 1
 		[ "$got" = "$(jq -cn "$want")" ] || { echo "$path: $got, want $want"; bad=1; }
 	done <<< "$REPORT_CASES"
-	grep -q '^| scout | 150 | ' "$d/results.md" || { echo "results.md: no scout counters row"; bad=1; }
+	grep -q '^| scout | 150 | .* | 2.5/7.5 |$' "$d/results.md" || { echo "results.md: no scout counters row"; bad=1; }
 	grep -q '^| ecmp | bystander | 2 | 2 | ' "$d/results.md" ||
 		{ echo "results.md: no ecmp bystander row"; bad=1; }
 	expect 1 "no config" "$RUN" --report "$TMP" || bad=1
@@ -162,6 +171,7 @@ test_report_counters()
 # the summary's per-seed figures and their mean and range.
 SEEDS_CASES=$(cat <<'EOF'
 .seeds	[1,2]
+.clock	"host"
 .schemes | keys	["ecmp","scout"]
 [.schemes.ecmp.seeds[].finished]	[5,6]
 .schemes.ecmp.flows	12
@@ -181,7 +191,8 @@ test_report_seeds()
 	make_fixture "$d/seed-1"
 	make_fixture "$d/seed-2"
 	sed -i 's/^seed=1$/seed=2/' "$d/seed-2/config"
-	cp "$d/seed-1/config" "$d/config"
+	# a directory of a lab/run that wrote no clock line ran on the host's
+	grep -v '^clock=' "$d/seed-1/config" > "$d/config"
 	echo "seeds=1,2" >> "$d/config"
 	for s in ecmp scout; do
 		jq '.flows |= map(.finished = true | .fct_us = (if .tag == "incast" then 1000 else 100 end))' \
@@ -385,7 +396,8 @@ test_gen_websearch()
 }
 
 # lab/run --members: a bad count, or more members than the plan has hosts
-# (36), is refused before anything is created.
+# (36), is refused before anything is created; so is a clock that is not
+# icount or host, and --clock icount with --no-vm (this machine's clock).
 test_run_members()
 {
 	local bad=0
@@ -394,6 +406,10 @@ test_run_members()
 		"$RUN" --topo "$DF" --scenario alltoall --members 1 --out "$TMP/m" || bad=1
 	expect 2 "failed to generate allreduce-ring: 37 members of 36 hosts" \
 		"$RUN" --topo "$DF" --scenario allreduce-ring --members 37 --out "$TMP/m" || bad=1
+	expect 2 "failed to parse --clock wall: not icount or host" \
+		"$RUN" --topo "$DF" --scenario permutation --clock wall --out "$TMP/m" || bad=1
+	expect 2 "failed to use --clock icount: --no-vm runs on this machine's clock" \
+		"$RUN" --topo "$DF" --scenario permutation --clock icount --no-vm --out "$TMP/m" || bad=1
 	[ ! -e "$TMP/m" ] || { echo "lab/run created its --out on bad input"; bad=1; }
 	return $bad
 }

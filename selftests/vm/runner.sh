@@ -9,6 +9,9 @@
 # suite that boots guests (the newest installed kernel).  Only the first
 # case needs memory debugging: the report check reads the guest's log
 # whatever the boot, and a lean boot costs a third of a debugging one.
+# Last, --icount: the same loop of bash builtins (no exec, no I/O) takes
+# four times the guest's time with --icount 2 as with --icount 0, since the
+# guest's clock counts instructions; without it the ratio would be near 1.
 source "$(dirname "$0")/../lib/lib.sh"
 
 vm=$SPRITZ_TOP/selftests/vm/run
@@ -41,10 +44,32 @@ vm_case() # OPTIONS COMMAND RC PATTERN
 	grep -qE "$pat" <<<"$out" || { echo "output does not match /$pat/"; return 1; }
 }
 
-ktap_header ${#cases[@]}
+# The guest's microseconds for 30 000 rounds of a bash loop, at --icount $1.
+icount_loop_us()
+{
+	"$vm" --timeout 300 --no-memdebug --icount "$1" -- bash -c '
+		i=0; t0=${EPOCHREALTIME/./}
+		while [ $i -lt 30000 ]; do i=$((i + 1)); done
+		echo "loop_us $((${EPOCHREALTIME/./} - t0))"' 2>&1 | sed -n 's/^loop_us //p'
+}
+
+icount_case()
+{
+	local a b
+
+	a=$(icount_loop_us 0) b=$(icount_loop_us 2)
+	echo "icount 0: $a us, icount 2: $b us"
+	[ -n "$a" ] && [ -n "$b" ] || { echo "a guest printed no time"; return 1; }
+	# 4x within 10 %: timer interrupts are instructions too
+	[ $((b * 10)) -ge $((a * 36)) ] && [ $((b * 10)) -le $((a * 44)) ] ||
+		{ echo "ratio $b/$a is not 4 within 10 %"; return 1; }
+}
+
+ktap_header $((${#cases[@]} + 1))
 for c in "${cases[@]}"; do
 	IFS='|' read -r name opts cmd rc pat <<<"$c"
 	run_test "$(trim "$name")" vm_case "$(trim "$opts")" "$(trim "$cmd")" "$(trim "$rc")" \
 		"$(trim "$pat")"
 done
+run_test icount_clock icount_case
 ktap_finish
