@@ -7,7 +7,8 @@
 # a table only when no device uses it, and the last device's down removes
 # everything; a second device whose up fails is rolled back completely; a
 # module that up did not load stays loaded.  Devices in network namespaces
-# (as in the lab, entered with nsenter --net) share it too: link pins are
+# (entered with nsenter --net, or spritzctl -n NAME as the lab does) share
+# it too: link pins are
 # per ifindex, concurrent ups serialise, an ifindex up in another namespace
 # is refused, down without --dev takes every namespace's devices down, and
 # a namespace deleted without down neither keeps the object pinned nor
@@ -154,9 +155,10 @@ ns_tcp()
 	fi
 }
 
-# Hosts in network namespaces, entered with nsenter --net as the lab does,
-# share the object; each namespace's eth0 has a distinct ifindex.  Their ups
-# run concurrently.
+# Hosts in network namespaces share the object; each namespace's eth0 has a
+# distinct ifindex.  Their ups run concurrently, spz2's entered by
+# spritzctl -n (as the lab does), the others' by nsenter --net.  The
+# per-device down and the refused up use -n too.
 netns_hosts()
 {
 	local i rc=0 n=3 pids=() dupthresh=([1]=6 [3]=7) init_tcp
@@ -173,8 +175,13 @@ netns_hosts()
 	# lock and reuse it
 	# --tcp-dupthresh is each namespace's own: 6 in spz1, none in spz2, 7 in spz3
 	for i in $(seq $n); do
-		ns spz$i "$ctl" up --dev eth0 --topo $topo --switch $((i + 2)) \
-			--addr-plan fd00::/16 ${dupthresh[i]:+--tcp-dupthresh ${dupthresh[i]}} &
+		if [ $i = 2 ]; then
+			"$ctl" -n spz$i up --dev eth0 --topo $topo --switch $((i + 2)) \
+				--addr-plan fd00::/16 &
+		else
+			ns spz$i "$ctl" up --dev eth0 --topo $topo --switch $((i + 2)) \
+				--addr-plan fd00::/16 ${dupthresh[i]:+--tcp-dupthresh ${dupthresh[i]}} &
+		fi
 		pids[i]=$!
 	done
 	for i in $(seq $n); do
@@ -194,11 +201,11 @@ netns_hosts()
 	ip link add name vx index 3199 type veth peer name eth0 index 3101 netns spzx
 	ns spzx ip link set eth0 up
 	expect 1 "ifindex 3101 is already up in another network namespace" \
-		ns spzx "$ctl" up --dev eth0 --topo $topo --switch 9 --addr-plan fd00::/16 || rc=1
+		"$ctl" -n spzx up --dev eth0 --topo $topo --switch 9 --addr-plan fd00::/16 || rc=1
 	[ "$(ns spzx tc filter show dev eth0 egress)" = "" ] || { echo "spzx attached"; rc=1; }
 	ip netns del spzx
 	# a per-device down in a namespace
-	ns spz1 "$ctl" down --dev eth0 || rc=1
+	"$ctl" -n spz1 down --dev eth0 || rc=1
 	[ "$(ns_tcp spz1)" = "1 3" ] || { echo "spz1 after down: $(ns_tcp spz1)"; rc=1; }
 	[ "$(devs | xargs)" = "3102:4 3103:5" ] || { echo "devs: $(devs)"; rc=1; }
 	[ "$(tables | cut -d: -f1 | xargs)" = "4 5" ] || { echo "tables: $(tables)"; rc=1; }

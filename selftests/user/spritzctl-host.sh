@@ -53,6 +53,9 @@ cases=$(cat <<CASES
 0	^usage: spritzctl	--help
 0	^spritzctl [0-9]	--version
 2	unknown command	bogus
+2	option "-n" needs a value	-n
+1	failed to enter network namespace "spritz-none": No such file	-n spritz-none topo dragonfly:a=4,h=2
+1	failed to enter network namespace "spritz-none"	--netns spritz-none paths dragonfly:a=4,h=2 --switch 0
 CASES
 )
 

@@ -2,7 +2,7 @@
 /*
  * spritzctl: the operator's command for Spritz (Documentation/spritzctl.8).
  *
- *	spritzctl [-j] [-p] COMMAND [ARGS...]
+ *	spritzctl [-j] [-p] [-n NETNS] COMMAND [ARGS...]
  *
  * main() parses the global options, then dispatches on the command table
  * below; adding a command is one line there plus its cmd_*.c file.  This
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spritz_host.h"
 #include "spritzctl.h"
 
 bool opt_json;
@@ -55,7 +56,7 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: spritzctl [-j|--json] [-p|--pretty] COMMAND [ARGS]\n"
+	fprintf(f, "usage: spritzctl [-j|--json] [-p|--pretty] [-n|--netns NAME] COMMAND [ARGS]\n"
 		   "       spritzctl -h|--help | -V|--version\n"
 		   "       spritzctl COMMAND --help\n\n"
 		   "TOPO: dragonfly:p=P,a=A,h=H | slimfly:q=Q,p=P | file:PATH\n\ncommands:\n");
@@ -269,15 +270,20 @@ int main(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "netns", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *netns = NULL;
 	size_t i;
 	int opt;
 
 	opterr = 0; /* getopt errors are reported as ours */
 	ctl_argv = argv;
-	while ((opt = getopt_long(argc, argv, "+:jphV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:jphVn:", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'n':
+			netns = optarg;
+			break;
 		case 'j':
 			opt_json = true;
 			break;
@@ -290,6 +296,13 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("spritzctl %s (ABI %d)\n", SPRITZ_VERSION, SPRITZ_ABI_VERSION);
 			return EXIT_OK;
+		case ':': {
+			char buf[8];
+
+			ctl_err("failed to parse arguments: option \"%s\" needs a value",
+				bad_option(buf, sizeof(buf)));
+			return EXIT_USAGE;
+		}
 		default: {
 			char buf[8];
 
@@ -303,6 +316,16 @@ int main(int argc, char **argv)
 	if (optind >= argc) {
 		usage(stderr);
 		return EXIT_USAGE;
+	}
+	/* as ip -n: the whole command runs in /run/netns/NAME */
+	if (netns) {
+		int err = spritz_netns_enter(netns);
+
+		if (err) {
+			ctl_err("failed to enter network namespace \"%s\": %s", netns,
+				strerror(-err));
+			return EXIT_FAIL;
+		}
 	}
 	for (i = 0; i < NCMDS; i++) {
 		if (strcmp(argv[optind], cmds[i].name))
