@@ -13,6 +13,8 @@
  *	labctl tcpstat NS...
  *	labctl redstat NS...
  *	labctl sysctl NS... -- KEY=VALUE...
+ *	labctl sysctl NS... -- KEY...
+ *	labctl nooffload DEV NS...
  *	labctl send --from S:K --to D:K --ev EV [--count N] [--proto P] [--v4]
  *	            [--hop H] [--payload BYTES] [--dev eth0] [--no-reply]
  *
@@ -38,7 +40,10 @@
  * redstat prints "MARKED DROPPED QDISCS": the ECN marks and drops of
  * every RED qdisc in the namespaces NS, summed (what tc -s qdisc shows),
  * and how many there are, in one process.  sysctl sets each KEY
- * (sysctl's dotted name) to VALUE in every namespace NS, in one process.
+ * (sysctl's dotted name) to VALUE in every namespace NS, in one process;
+ * with KEYs alone it prints a line per namespace, "NS VALUE...", of
+ * integer sysctls.  nooffload turns TSO and GSO off on DEV in every
+ * namespace NS.
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
@@ -732,17 +737,53 @@ static int sysctl_set(const char *kv, int dry)
 	return spritz_sysctl_write(key, eq + 1, dry);
 }
 
+/* Print "NS VALUE..." of the integer sysctls @keys in each namespace;
+ * nothing unless every one could be read. */
+static int sysctl_read(char **ns, int nns, char **keys, int nkeys)
+{
+	int i, k, err, *v = calloc((size_t)nns * nkeys, sizeof(*v));
+
+	if (!v)
+		die("failed to read the sysctls: out of memory");
+	for (i = 0; i < nns; i++) {
+		err = spritz_netns_enter(ns[i]);
+		if (err)
+			die("failed to enter netns %s: %s", ns[i], strerror(-err));
+		for (k = 0; k < nkeys; k++) {
+			err = spritz_sysctl_read_int(keys[k], &v[i * nkeys + k]);
+			if (err)
+				die("failed to read %s in %s: %s", keys[k], ns[i], strerror(-err));
+		}
+	}
+	for (i = 0; i < nns; i++) {
+		printf("%s", ns[i]);
+		for (k = 0; k < nkeys; k++)
+			printf(" %d", v[i * nkeys + k]);
+		putchar('\n');
+	}
+	free(v);
+	return 0;
+}
+
 static int cmd_sysctl(int argc, char **argv)
 {
-	int i, k, sep, err;
+	int i, k, sep, err, nset = 0;
 
 	for (sep = 1; sep < argc && strcmp(argv[sep], "--"); sep++)
 		;
 	if (sep == 1 || sep >= argc - 1)
-		die("usage: labctl sysctl NS... -- KEY=VALUE...");
+		die("usage: labctl sysctl NS... -- KEY=VALUE... | KEY...");
+	for (k = sep + 1; k < argc; k++) {
+		if (argv[k][0] == '=')
+			die("failed to parse \"%s\": expected KEY=VALUE or KEY", argv[k]);
+		nset += !!strchr(argv[k], '=');
+	}
+	if (!nset)
+		return sysctl_read(argv + 1, sep - 1, argv + sep + 1, argc - sep - 1);
 	for (k = sep + 1; k < argc; k++)
-		if (!strchr(argv[k], '=') || argv[k][0] == '=')
-			die("failed to parse \"%s\": expected KEY=VALUE", argv[k]);
+		if (!strchr(argv[k], '='))
+			die("failed to parse \"%s\": expected KEY=VALUE (keys to read and to write "
+			    "do not mix)", argv[k]);
 	/* every namespace and key checked before anything is written */
 	for (i = 1; i < sep; i++) {
 		err = spritz_netns_enter(argv[i]);
@@ -760,6 +801,32 @@ static int cmd_sysctl(int argc, char **argv)
 			err = sysctl_set(argv[k], 0);
 		if (err)
 			die("failed to set the sysctls in %s: %s", argv[i], strerror(-err));
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- nooffload */
+
+/* TSO and GSO off on @argv[1] in every namespace that follows (the lab's
+ * hosts: a 64 KiB super-packet would not fit a RED queue). */
+static int cmd_nooffload(int argc, char **argv)
+{
+	unsigned int ifindex;
+	int i, err;
+
+	if (argc < 3)
+		die("usage: labctl nooffload DEV NS...");
+	for (i = 2; i < argc; i++) {
+		err = spritz_netns_enter(argv[i]);
+		if (err)
+			die("failed to enter netns %s: %s", argv[i], strerror(-err));
+		ifindex = if_nametoindex(argv[1]);
+		if (!ifindex)
+			die("failed to find %s in %s: %s", argv[1], argv[i], strerror(errno));
+		err = spritz_offload_set(ifindex, false, false);
+		if (err)
+			die("failed to turn offloads off on %s in %s: %s", argv[1], argv[i],
+			    strerror(-err));
 	}
 	return 0;
 }
@@ -903,6 +970,7 @@ int main(int argc, char **argv)
 		{ "fail", cmd_fail },	    { "counters", cmd_counters },
 		{ "send", cmd_send },	    { "tcpstat", cmd_tcpstat },
 		{ "redstat", cmd_redstat }, { "sysctl", cmd_sysctl },
+		{ "nooffload", cmd_nooffload },
 	};
 	size_t i;
 

@@ -83,7 +83,8 @@ state()
 	ls $pins
 	tc filter show dev $dev ingress
 	tc filter show dev $dev egress
-	bpftool prog list | grep spritz_
+	# without the run counters (kernel.bpf_stats_enabled): packets, not state
+	bpftool prog list | grep spritz_ | sed 's/ run_time_ns [0-9]* run_cnt [0-9]*//'
 	bpftool link list
 	cat /sys/kernel/spritz/tables /sys/kernel/spritz/paths
 	grep '^spritz ' /proc/modules | cut -d' ' -f1-2

@@ -6,8 +6,10 @@
 # sends one flow to a host of another group) must finish with every byte
 # received; the results.json of lab/run must have the documented schema and
 # agree with the per-flow results, no host caches TCP metrics between
-# runs, and every host's default routes carry TCP's timers at the paper's
-# ratio (rto_min, quickack); flowgen must refuse bad flow lists and change
+# runs, every host's default routes carry TCP's timers at the paper's
+# ratio (rto_min, quickack), and kernel.bpf_stats_enabled, which lab/run
+# turns on, is as it was after it (a later suite of the same boot compares
+# bpftool's output); flowgen must refuse bad flow lists and change
 # nothing, end a run when its tagged flows finished (--stop-tag), and
 # generate the motivational scenario's flow counts, sizes and start.
 # lab/run with nearly every link down: unfinished flows are counted, at
@@ -132,10 +134,16 @@ test_stop_tag()
 
 test_run_schema()
 {
+	local stats
+
 	"$FABRIC" down
+	stats=$(sysctl -n kernel.bpf_stats_enabled)
 	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation \
 		--schemes ecmp,ugal-l,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
 		--out "$DIR/run" 2>&1 | tail -n 12 || return 1
+	# the BPF run-time statistics it turned on are as they were
+	[ "$(sysctl -n kernel.bpf_stats_enabled)" = "$stats" ] ||
+		{ echo "kernel.bpf_stats_enabled left at $(sysctl -n kernel.bpf_stats_enabled)"; return 1; }
 	jq -e --argjson size $SIZE '
 		(keys == ["clock", "fail_links", "runs", "scenario", "schemes", "timers", "topo"]) and
 		.runs == 2 and .clock == "host" and

@@ -259,7 +259,8 @@ SYSCTL_CASES=$(cat <<'EOF'
 A B -- net.ipv4.tcp_reordering=100 net.core.txrehash=0	0	-	100 100
 A B -- net.ipv4.tcp_reordering=50 net.ipv4.no_such_knob=1	1	failed to set net.ipv4.no_such_knob=1	3 3
 A C -- net.ipv4.tcp_reordering=50	1	failed to enter netns	3 3
-A B -- net.ipv4.tcp_reordering	1	expected KEY=VALUE	3 3
+A B -- net.ipv4.tcp_reordering=50 net.ipv4.tcp_ecn	1	do not mix	3 3
+A B -- =1	1	expected KEY=VALUE or KEY	3 3
 A B --	1	usage	3 3
 EOF
 )
@@ -282,6 +283,50 @@ test_labctl_sysctl()
 			sysctl -n net.ipv4.tcp_reordering)"
 		[ "$got" = "$want" ] || { echo "$args: tcp_reordering $got, want $want"; bad=1; }
 	done <<< "$SYSCTL_CASES"
+	ip netns del "$a"
+	ip netns del "$b"
+	return $bad
+}
+
+# labctl sysctl NS... -- KEY... (read) and labctl nooffload DEV NS...:
+# arguments <TAB> exit <TAB> stdout, or the error (A's tcp_reordering is 3,
+# B's 7, tcp_ecn 2 in both; A has a veth eth0 with TSO and GSO on).
+READ_CASES=$(cat <<'EOF'
+sysctl A B -- net.ipv4.tcp_reordering net.ipv4.tcp_ecn	0	A 3 2|B 7 2
+sysctl B -- net.ipv4.tcp_reordering	0	B 7
+sysctl A -- net.ipv4.no_such_knob	1	labctl: failed to read net.ipv4.no_such_knob in A: No such file or directory
+sysctl C -- net.ipv4.tcp_ecn	1	labctl: failed to enter netns C: No such file or directory
+nooffload eth0 A	0	tcp-segmentation-offload: off|generic-segmentation-offload: off
+nooffload eth1 A	1	labctl: failed to find eth1 in A: No such device
+nooffload eth0 C	1	labctl: failed to enter netns C: No such file or directory
+nooffload eth0	1	labctl: usage: labctl nooffload DEV NS...
+EOF
+)
+
+test_labctl_read()
+{
+	local args rc want got a b c bad=0 argv=()
+	a=spritz-lr-$$-a b=spritz-lr-$$-b c=spritz-lr-$$-none
+	ip netns add "$a" 2>/dev/null && ip netns add "$b" ||
+		{ ip netns del "$a" 2>/dev/null; echo "cannot create network namespaces"; return 4; }
+	ip netns exec "$a" sysctl -qw net.ipv4.tcp_reordering=3 net.ipv4.tcp_ecn=2
+	ip netns exec "$b" sysctl -qw net.ipv4.tcp_reordering=7 net.ipv4.tcp_ecn=2
+	while IFS=$'\t' read -r args rc want; do
+		ip -n "$a" link del eth0 2>/dev/null
+		ip -n "$a" link add eth0 type veth peer name p0 || bad=1
+		ip netns exec "$a" ethtool -K eth0 tso on gso on >/dev/null 2>&1
+		read -r -a argv <<< "$args"
+		argv=("${argv[@]//A/$a}") && argv=("${argv[@]//B/$b}") && argv=("${argv[@]//C/$c}")
+		want=${want//A/$a} && want=${want//B/$b} && want=${want//C/$c}
+		got=$("$LABCTL" "${argv[@]}" 2>&1)
+		[ $? = "$rc" ] || { echo "$args: exit $?, want $rc: $got"; bad=1; continue; }
+		if [ "${argv[0]}" = nooffload ] && [ "$rc" = 0 ]; then
+			got=$(ip netns exec "$a" ethtool -k eth0 |
+				grep -E '^(tcp-segmentation|generic-segmentation)-offload:')
+		fi
+		[ "$(tr '\n' '|' <<< "$got" | sed 's/|$//')" = "$want" ] ||
+			{ echo "$args: got '$got', want '$want'"; bad=1; }
+	done <<< "$READ_CASES"
 	ip netns del "$a"
 	ip netns del "$b"
 	return $bad
@@ -414,7 +459,7 @@ test_run_members()
 	return $bad
 }
 
-cases=(plan_knobs report_counters report_seeds report_monitored labctl_sysctl gen_collectives gen_incast
+cases=(plan_knobs report_counters report_seeds report_monitored labctl_sysctl labctl_read gen_collectives gen_incast
        gen_websearch run_members)
 [ $# -gt 0 ] && cases=("$@")
 ktap_run_cases "${cases[@]}"
