@@ -31,7 +31,11 @@ struct feat {
 	int fd;
 	struct ifreq ifr;
 	uint32_t tso[FEAT_BLOCKS], gso[FEAT_BLOCKS];	/* masks by name */
+	struct ethtool_get_features_block b[FEAT_BLOCKS];	/* the device's */
+	uint32_t words;		/* blocks the kernel has: SFEATURES wants as many */
 };
+
+static int feat_get(struct feat *f);
 
 static int feat_ioctl(struct feat *f, void *cmd)
 {
@@ -49,7 +53,8 @@ static bool is_tso(const char *name)
 	       !strncmp(name + n - 13, "-segmentation", 13);
 }
 
-/* Open @ifindex's feature set and find TSO's and GSO's bits by name. */
+/* Open @ifindex's feature set, find TSO's and GSO's bits by name, read
+ * the device's features. */
 static int feat_open(struct feat *f, uint32_t ifindex)
 {
 	uint64_t ibuf[(sizeof(struct ethtool_sset_info) + sizeof(uint32_t) + 7) / 8] = { 0 };
@@ -88,14 +93,15 @@ static int feat_open(struct feat *f, uint32_t ifindex)
 			f->gso[i / 32] |= 1U << (i % 32);
 	}
 	free(gs);
+	if (!err)
+		err = feat_get(f);
 	if (err)
 		close(f->fd);
 	return err;
 }
 
-/* Each block's available, requested and active bits; *@words: how many
- * blocks the kernel has (ETHTOOL_SFEATURES wants exactly that many). */
-static int feat_get(struct feat *f, struct ethtool_get_features_block *b, uint32_t *words)
+/* Each block's available, requested and active bits, and how many. */
+static int feat_get(struct feat *f)
 {
 	uint64_t gbuf[(sizeof(struct ethtool_gfeatures) +
 		       FEAT_BLOCKS * sizeof(struct ethtool_get_features_block) + 7) / 8] = { 0 };
@@ -108,30 +114,27 @@ static int feat_get(struct feat *f, struct ethtool_get_features_block *b, uint32
 	if (!err && g->size > FEAT_BLOCKS)
 		err = -EOPNOTSUPP;
 	if (!err) {
-		memcpy(b, g->features, FEAT_BLOCKS * sizeof(*b));
-		*words = g->size;
+		memcpy(f->b, g->features, sizeof(f->b));
+		f->words = g->size;
 	}
 	return err;
 }
 
 int spritz_offload_get(uint32_t ifindex, bool *tso, bool *gso)
 {
-	struct ethtool_get_features_block b[FEAT_BLOCKS];
 	struct feat f;
-	uint32_t words;
 	int i, err;
 
 	*tso = *gso = false;
 	err = feat_open(&f, ifindex);
 	if (err)
 		return err;
-	err = feat_get(&f, b, &words);
-	for (i = 0; !err && i < FEAT_BLOCKS; i++) {
-		*tso |= !!(b[i].active & f.tso[i]);
-		*gso |= !!(b[i].active & f.gso[i]);
+	for (i = 0; i < FEAT_BLOCKS; i++) {
+		*tso |= !!(f.b[i].active & f.tso[i]);
+		*gso |= !!(f.b[i].active & f.gso[i]);
 	}
 	close(f.fd);
-	return err;
+	return 0;
 }
 
 int spritz_offload_set(uint32_t ifindex, bool tso, bool gso)
@@ -139,30 +142,26 @@ int spritz_offload_set(uint32_t ifindex, bool tso, bool gso)
 	uint64_t sbuf[(sizeof(struct ethtool_sfeatures) +
 		       FEAT_BLOCKS * sizeof(struct ethtool_set_features_block) + 7) / 8] = { 0 };
 	struct ethtool_sfeatures *s = (void *)sbuf;
-	struct ethtool_get_features_block b[FEAT_BLOCKS];
 	struct feat f;
-	uint32_t words;
 	int i, err;
 
 	err = feat_open(&f, ifindex);
 	if (err)
 		return err;
-	err = feat_get(&f, b, &words);
 	/* only what the device can change: a fixed bit fails the call */
-	for (i = 0; !err && i < FEAT_BLOCKS; i++) {
-		s->features[i].valid = (f.tso[i] | f.gso[i]) & b[i].available;
+	for (i = 0; i < FEAT_BLOCKS; i++) {
+		s->features[i].valid = (f.tso[i] | f.gso[i]) & f.b[i].available;
 		s->features[i].requested = ((tso ? f.tso[i] : 0) | (gso ? f.gso[i] : 0)) &
 					   s->features[i].valid;
 	}
 	s->cmd = ETHTOOL_SFEATURES;
-	s->size = words;
+	s->size = f.words;
+	err = feat_ioctl(&f, s);
 	if (!err)
-		err = feat_ioctl(&f, s);
-	if (!err)
-		err = feat_get(&f, b, &words);
+		err = feat_get(&f);
 	/* what was turned off is off (turning on may depend on other features) */
 	for (i = 0; !err && i < FEAT_BLOCKS; i++)
-		if (b[i].active & s->features[i].valid &
+		if (f.b[i].active & s->features[i].valid &
 		    ((tso ? 0 : f.tso[i]) | (gso ? 0 : f.gso[i])))
 			err = -EBUSY;
 	close(f.fd);
