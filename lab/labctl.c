@@ -258,6 +258,15 @@ static int cmd_plan(int argc, char **argv)
 	return 0;
 }
 
+/* Enter /run/netns/@ns, or die saying which. */
+static void enter_ns(const char *ns)
+{
+	int err = spritz_netns_enter(ns);
+
+	if (err)
+		die("failed to enter netns %s: %s", ns, strerror(-err));
+}
+
 /* ------------------------------------------------------------------ load */
 
 static int attach_ns(int s, const int *ifindexes, int n, int prog_fd)
@@ -651,10 +660,7 @@ static int cmd_tcpstat(int argc, char **argv)
 	if (argc < 2)
 		die("usage: labctl tcpstat NS...");
 	for (i = 1; i < argc; i++) {
-		int err = spritz_netns_enter(argv[i]);
-
-		if (err)
-			die("failed to enter netns %s: %s", argv[i], strerror(-err));
+		enter_ns(argv[i]);
 		/* /proc/net is the reading thread's namespace */
 		tcpstat_file("/proc/thread-self/net/snmp", sum);
 		tcpstat_file("/proc/thread-self/net/netstat", sum);
@@ -710,9 +716,7 @@ static int cmd_redstat(int argc, char **argv)
 	if (argc < 2)
 		die("usage: labctl redstat NS...");
 	for (i = 1; i < argc; i++) {
-		err = spritz_netns_enter(argv[i]);
-		if (err)
-			die("failed to enter netns %s: %s", argv[i], strerror(-err));
+		enter_ns(argv[i]);
 		err = spritz_tc_dump(RTM_GETQDISC, &(struct tcmsg){ .tcm_family = AF_UNSPEC },
 				     red_cb, &sum);
 		if (err)
@@ -746,9 +750,7 @@ static int sysctl_read(char **ns, int nns, char **keys, int nkeys)
 	if (!v)
 		die("failed to read the sysctls: out of memory");
 	for (i = 0; i < nns; i++) {
-		err = spritz_netns_enter(ns[i]);
-		if (err)
-			die("failed to enter netns %s: %s", ns[i], strerror(-err));
+		enter_ns(ns[i]);
 		for (k = 0; k < nkeys; k++) {
 			err = spritz_sysctl_read_int(keys[k], &v[i * nkeys + k]);
 			if (err)
@@ -786,9 +788,7 @@ static int cmd_sysctl(int argc, char **argv)
 			    "do not mix)", argv[k]);
 	/* every namespace and key checked before anything is written */
 	for (i = 1; i < sep; i++) {
-		err = spritz_netns_enter(argv[i]);
-		if (err)
-			die("failed to enter netns %s: %s", argv[i], strerror(-err));
+		enter_ns(argv[i]);
 		for (k = sep + 1; k < argc; k++) {
 			err = sysctl_set(argv[k], 1);
 			if (err)
@@ -817,9 +817,7 @@ static int cmd_nooffload(int argc, char **argv)
 	if (argc < 3)
 		die("usage: labctl nooffload DEV NS...");
 	for (i = 2; i < argc; i++) {
-		err = spritz_netns_enter(argv[i]);
-		if (err)
-			die("failed to enter netns %s: %s", argv[i], strerror(-err));
+		enter_ns(argv[i]);
 		ifindex = if_nametoindex(argv[1]);
 		if (!ifindex)
 			die("failed to find %s in %s: %s", argv[1], argv[i], strerror(errno));
