@@ -141,8 +141,13 @@ static void fmt_mac(const uint8_t *m, char *buf)
  * and @rtt_us (Documentation/lab.rst, "Scaling" and "Timers"): explore
  * 0.5 BDP, ECN threshold 8/88 BDP, small flows 1.43 BDP; the path timeout
  * and TCP's minimum RTO the paper's RTO over its BDP time in plan RTTs
- * (the timeout at least the knob's default, Linux's minimum RTO); paths
- * disabled for the whole run (@deadline_s); flowlets split at half an RTT.
+ * (the timeout at least the knob's default, Linux's minimum RTO), and the
+ * timeout's floor (timeout_min_us, the paper's RTO) likewise: a flow's
+ * first srtt comes from its handshake's small packets, which the lab's
+ * slow links carry far faster than full ones, and an unscaled 100 us floor
+ * let that srtt make a timeout of a few ms, shorter than one data RTT;
+ * paths disabled for the whole run (@deadline_s); flowlets split at half
+ * an RTT.
  */
 static void plan_knobs(double q, int mtu, double rtt_us, double deadline_s)
 {
@@ -152,6 +157,7 @@ static void plan_knobs(double q, int mtu, double rtt_us, double deadline_s)
 	long e = (long)(SPRITZ_DEF_EXPLORE_THRESHOLD / bdp_pkts * p + 0.5);
 	long c = (long)(SPRITZ_DEF_ECN_THRESHOLD / bdp_pkts * p + 0.5);
 	long t = (long)(rtts * rtt_us), g = (long)(rtt_us / 2);
+	long m = (long)(SPRITZ_DEF_TIMEOUT_MIN_US / bdp_time_us * rtt_us);
 
 	if (e < 1)
 		e = 1;
@@ -161,9 +167,13 @@ static void plan_knobs(double q, int mtu, double rtt_us, double deadline_s)
 		t = SPRITZ_DEF_TIMEOUT_US;
 	if (g < 1)
 		g = 1;
+	if (m < SPRITZ_DEF_TIMEOUT_MIN_US)
+		m = SPRITZ_DEF_TIMEOUT_MIN_US;
+	if (m > t)
+		m = t;
 	printf("knobs explore_threshold=%ld ecn_threshold=%ld small_flow_bytes=%ld timeout_us=%ld "
-	       "disable_ms=%ld flowlet_gap_us=%ld\n", e, c,
-	       (long)(SPRITZ_DEF_SMALL_FLOW_BYTES / (bdp_pkts * SPRITZ_DEF_PACKET_BYTES) * q), t,
+	       "timeout_min_us=%ld disable_ms=%ld flowlet_gap_us=%ld\n", e, c,
+	       (long)(SPRITZ_DEF_SMALL_FLOW_BYTES / (bdp_pkts * SPRITZ_DEF_PACKET_BYTES) * q), t, m,
 	       (long)(deadline_s * 1000), g);
 	printf("timers %ld\n", (long)(rtts * rtt_us / 1000 + 0.5));
 }

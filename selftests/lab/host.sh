@@ -23,11 +23,12 @@ trap 'rm -rf "$TMP"' EXIT
 # TOPO RATE DEADLINE <TAB> knobs line <TAB> timers line.  Row 1 is
 # lab.rst's example (Q 44800 B, RTT 89.6 ms); row 3 a fast plan (Q 841600
 # B, RTT 6.7 ms) whose path timeout stops at the knob's default (Linux's
-# minimum RTO) while TCP's minimum RTO goes below it.
+# minimum RTO) while TCP's minimum RTO, and the path timeout's floor
+# (timeout_min_us), go below it.
 PLAN_CASES=$(cat <<'EOF'
-dragonfly:p=1,a=4,h=2 4 20	explore_threshold=5 ecn_threshold=1 small_flow_bytes=64161 timeout_us=1223776 disable_ms=20000 flowlet_gap_us=44800	1224
-dragonfly:p=1,a=2,h=1 20 60	explore_threshold=7 ecn_threshold=1 small_flow_bytes=82492 timeout_us=314685 disable_ms=60000 flowlet_gap_us=11520	315
-dragonfly:p=1,a=2,h=1 1000 3	explore_threshold=101 ecn_threshold=18 small_flow_bytes=1205312 timeout_us=200000 disable_ms=3000 flowlet_gap_us=3366	92
+dragonfly:p=1,a=4,h=2 4 20	explore_threshold=5 ecn_threshold=1 small_flow_bytes=64161 timeout_us=1223776 timeout_min_us=1223776 disable_ms=20000 flowlet_gap_us=44800	1224
+dragonfly:p=1,a=2,h=1 20 60	explore_threshold=7 ecn_threshold=1 small_flow_bytes=82492 timeout_us=314685 timeout_min_us=314685 disable_ms=60000 flowlet_gap_us=11520	315
+dragonfly:p=1,a=2,h=1 1000 3	explore_threshold=101 ecn_threshold=18 small_flow_bytes=1205312 timeout_us=200000 timeout_min_us=91960 disable_ms=3000 flowlet_gap_us=3366	92
 EOF
 )
 
