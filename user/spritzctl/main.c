@@ -296,13 +296,9 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("spritzctl %s (ABI %d)\n", SPRITZ_VERSION, SPRITZ_ABI_VERSION);
 			return EXIT_OK;
-		case ':': {
-			char buf[8];
-
-			ctl_err("failed to parse arguments: option \"%s\" needs a value",
-				bad_option(buf, sizeof(buf)));
+		case ':':
+			ctl_common_opt(opt, NULL, NULL, "spritzctl");
 			return EXIT_USAGE;
-		}
 		default: {
 			char buf[8];
 
