@@ -15,6 +15,7 @@
  *	labctl sysctl NS... -- KEY=VALUE...
  *	labctl sysctl NS... -- KEY...
  *	labctl nooffload DEV NS...
+ *	labctl capture [--dir DIR] [--snaplen N] DEV NS...
  *	labctl send --from S:K --to D:K --ev EV [--count N] [--proto P] [--v4]
  *	            [--hop H] [--payload BYTES] [--dev eth0] [--no-reply]
  *
@@ -43,7 +44,11 @@
  * (sysctl's dotted name) to VALUE in every namespace NS, in one process;
  * with KEYs alone it prints a line per namespace, "NS VALUE...", of
  * integer sysctls.  nooffload turns TSO and GSO off on DEV in every
- * namespace NS.
+ * namespace NS.  capture writes every frame DEV sends or receives in each
+ * namespace NS, its first --snaplen bytes (128: the headers) with the
+ * kernel's time stamp, to DIR/NS.pcap (pcap, nanoseconds), in one process,
+ * until SIGINT or SIGTERM; it prints "capturing" once every socket listens
+ * and, at the end, each file's frames and its socket's drops on stderr.
  * send writes raw frames on a host's device (run it in the host's
  * namespace): an EV-carrying packet from the
  * plan's address of S:K to D:K; proto icmp6 (echo reply: no answer from
@@ -57,14 +62,18 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <net/if.h>
+#include <linux/if_ether.h>
 #include <linux/if_packet.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -839,6 +848,201 @@ static int cmd_nooffload(int argc, char **argv)
 	return 0;
 }
 
+/* --------------------------------------------------------------- capture */
+
+/* pcap's file header and record header, nanosecond time stamps
+ * (pcap-savefile(5): magic 0xa1b23c4d), Ethernet frames. */
+#define PCAP_MAGIC_NS	0xa1b23c4d
+#define PCAP_LINKTYPE_ETHERNET 1
+#define CAPTURE_SNAPLEN 128
+
+struct pcap_file_hdr {
+	uint32_t magic;
+	uint16_t major, minor;
+	int32_t thiszone;
+	uint32_t sigfigs, snaplen, linktype;
+};
+
+struct pcap_rec_hdr {
+	uint32_t sec, nsec, caplen, len;
+};
+
+struct capture {
+	const char *ns;
+	int fd;
+	FILE *f;
+	unsigned long long packets;
+};
+
+static volatile sig_atomic_t capture_stop;
+
+static void capture_signal(int sig)
+{
+	(void)sig;
+	capture_stop = 1;
+}
+
+/* A packet socket on @dev in namespace @c->ns. */
+static void capture_listen(struct capture *c, const char *dev)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL) };
+	int one = 1, rcvbuf = 16 << 20;
+
+	enter_ns(c->ns);
+	sll.sll_ifindex = (int)if_nametoindex(dev);
+	if (!sll.sll_ifindex)
+		die("failed to find %s in %s: %s", dev, c->ns, strerror(errno));
+	c->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (c->fd < 0)
+		die("failed to open a packet socket in %s: %s", c->ns, strerror(errno));
+	if (setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) ||
+	    setsockopt(c->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) ||
+	    bind(c->fd, (struct sockaddr *)&sll, sizeof(sll)))
+		die("failed to set up the packet socket on %s in %s: %s", dev, c->ns,
+		    strerror(errno));
+}
+
+/* @dir/NS.pcap for @c, with its file header. */
+static void capture_create(struct capture *c, const char *dir, uint32_t snaplen)
+{
+	struct pcap_file_hdr h = { .magic = PCAP_MAGIC_NS, .major = 2, .minor = 4,
+				   .snaplen = snaplen, .linktype = PCAP_LINKTYPE_ETHERNET };
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.pcap", dir, c->ns);
+	c->f = fopen(path, "w");
+	if (!c->f || fwrite(&h, sizeof(h), 1, c->f) != 1)
+		die("failed to create %s: %s", path, strerror(errno));
+}
+
+/* Write every frame queued on @c's socket as a pcap record. */
+static void capture_drain(struct capture *c, uint8_t *buf, uint32_t snaplen)
+{
+	char ctl[CMSG_SPACE(sizeof(struct timespec))];
+	struct iovec iov = { .iov_base = buf, .iov_len = snaplen };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct pcap_rec_hdr r;
+	struct cmsghdr *cm;
+	struct timespec ts;
+	ssize_t n;
+
+	for (;;) {
+		m.msg_control = ctl;
+		m.msg_controllen = sizeof(ctl);
+		n = recvmsg(c->fd, &m, MSG_TRUNC);
+		if (n < 0) {
+			/* ENETDOWN: the device went down (once per event) */
+			if (errno == EAGAIN || errno == EINTR || errno == ENETDOWN)
+				return;
+			die("failed to read the packet socket of %s: %s", c->ns, strerror(errno));
+		}
+		/* the kernel's time stamp of the frame, else this process's time */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		for (cm = CMSG_FIRSTHDR(&m); cm; cm = CMSG_NXTHDR(&m, cm))
+			if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS)
+				memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+		r = (struct pcap_rec_hdr){ .sec = (uint32_t)ts.tv_sec, .nsec = (uint32_t)ts.tv_nsec,
+					   .caplen = (uint32_t)n < snaplen ? (uint32_t)n : snaplen,
+					   .len = (uint32_t)n };
+		if (fwrite(&r, sizeof(r), 1, c->f) != 1 ||
+		    (r.caplen && fwrite(buf, r.caplen, 1, c->f) != 1))
+			die("failed to write the capture of %s: %s", c->ns, strerror(errno));
+		c->packets++;
+	}
+}
+
+/* Close @c's file and print what it holds and what its socket dropped. */
+static void capture_close(struct capture *c)
+{
+	struct tpacket_stats st = { 0 };
+	socklen_t len = sizeof(st);
+
+	if (getsockopt(c->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len))
+		st.tp_drops = 0;
+	if (fclose(c->f))
+		die("failed to write the capture of %s: %s", c->ns, strerror(errno));
+	close(c->fd);
+	fprintf(stderr, "labctl: capture: %s: %llu frames, %u dropped\n", c->ns, c->packets,
+		st.tp_drops);
+}
+
+/*
+ * capture [--dir DIR] [--snaplen N] DEV NS...: every frame DEV sends and
+ * receives in each namespace, into DIR/NS.pcap, in one process, until
+ * SIGINT or SIGTERM.  "capturing" on stdout once every socket listens.
+ */
+static int cmd_capture(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "snaplen", required_argument, NULL, 's' },
+		{},
+	};
+	struct sigaction sa = { .sa_handler = capture_signal };
+	uint32_t snaplen = CAPTURE_SNAPLEN;
+	const char *dir = ".", *dev;
+	struct capture *c;
+	struct pollfd *p;
+	uint8_t *buf;
+	char *end;
+	int o, i, n;
+	long v;
+
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 's':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 64 || v > 65535)
+				die("failed to parse --snaplen %s: not 64-65535", optarg);
+			snaplen = (uint32_t)v;
+			break;
+		default:
+			die("usage: labctl capture [--dir DIR] [--snaplen N] DEV NS...");
+		}
+	}
+	if (argc - optind < 2)
+		die("usage: labctl capture [--dir DIR] [--snaplen N] DEV NS...");
+	dev = argv[optind++];
+	n = argc - optind;
+	c = calloc((size_t)n, sizeof(*c));
+	p = calloc((size_t)n, sizeof(*p));
+	buf = malloc(snaplen);
+	if (!c || !p || !buf)
+		die("failed to capture: out of memory");
+	/* every namespace and device found before a file is created */
+	for (i = 0; i < n; i++) {
+		c[i].ns = argv[optind + i];
+		capture_listen(&c[i], dev);
+		p[i] = (struct pollfd){ .fd = c[i].fd, .events = POLLIN };
+	}
+	if (access(dir, W_OK | X_OK))
+		die("failed to use --dir %s: %s", dir, strerror(errno));
+	for (i = 0; i < n; i++)
+		capture_create(&c[i], dir, snaplen);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	printf("capturing\n");
+	fflush(stdout);
+	while (!capture_stop) {
+		if (poll(p, (nfds_t)n, -1) < 0 && errno != EINTR)
+			die("failed to wait for frames: %s", strerror(errno));
+		for (i = 0; i < n; i++)
+			if (p[i].revents & (POLLIN | POLLERR))
+				capture_drain(&c[i], buf, snaplen);
+	}
+	for (i = 0; i < n; i++) {
+		capture_drain(&c[i], buf, snaplen);
+		capture_close(&c[i]);
+	}
+	free(buf);
+	free(p);
+	free(c);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ send */
 
 static int cmd_send(int argc, char **argv)
@@ -978,12 +1182,12 @@ int main(int argc, char **argv)
 		{ "fail", cmd_fail },	    { "counters", cmd_counters },
 		{ "send", cmd_send },	    { "tcpstat", cmd_tcpstat },
 		{ "redstat", cmd_redstat }, { "sysctl", cmd_sysctl },
-		{ "nooffload", cmd_nooffload },
+		{ "nooffload", cmd_nooffload }, { "capture", cmd_capture },
 	};
 	size_t i;
 
 	if (argc < 2)
-		die("usage: labctl plan|load|mode|fail|counters|send|tcpstat|redstat|sysctl ... (lab/labctl.c)");
+		die("usage: labctl plan|load|mode|fail|counters|send|tcpstat|redstat|sysctl|nooffload|capture ... (lab/labctl.c)");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);

@@ -17,7 +17,8 @@
 # has the hosts' TCP counters and Scout's datapath counters; the
 # switches' UGAL-L routes a permutation.  Spritz-Scout
 # flows over a blackholed link finish, and spritzctl shows the EVs
-# crossing the link disabled.
+# crossing the link disabled.  lab/run --capture records every host's
+# frames per run, Scout's data with EVs of the hosts' paths.
 # Needs root, veth, sch_htb, sch_red (guest suite).
 
 source "$(dirname "$0")/../lib/lib.sh"
@@ -132,6 +133,75 @@ test_stop_tag()
 		"$(jq '.flows[] | select(.tag == "bg") | .bytes' "$DIR/stop.json") background bytes"
 }
 
+# lab/run --capture's files in DIR (its --out) for SCHEMES: a pcap of
+# every host for each run, every host's frames in it, the hosts' paths
+# only for Scout; and every data segment a host sent under Scout carries
+# in its flow label an EV of its table's paths to the destination's
+# switch (the plan's addresses say which; lab/run --no-vm took the
+# fabric down).
+capture_ok()
+{
+	"$SPRITZ_OUT/lab/labctl" plan "$TOPO" --rate 20 > "$DIR/plan" || return 1
+	python3 - "$1" "$DIR/plan" "${@:2}" <<-'EOF'
+	import ipaddress, json, os, struct, sys
+	d, plan = sys.argv[1], sys.argv[2]
+	hosts, sw_of = {}, {}
+	for line in open(plan):
+	    f = line.split()
+	    if f[0] == 'host':
+	        hosts[f[3]] = (int(f[1]), f[6])
+	        sw_of[f[6]] = int(f[1])
+	def frames(path):
+	    b = open(path, 'rb').read()
+	    assert struct.unpack('<I', b[:4])[0] == 0xa1b23c4d, path + ': not a pcap'
+	    off = 24
+	    while off < len(b):
+	        cap = struct.unpack('<I', b[off + 8:off + 12])[0]
+	        yield b[off + 16:off + 16 + cap]
+	        off += 16 + cap
+	def addr(b):
+	    return str(ipaddress.IPv6Address(b))
+	bad, data = [], 0
+	runs = sorted(os.listdir(os.path.join(d, 'capture')))
+	want = ['%s-%d' % (s, r) for s in sys.argv[3:] for r in (1, 2)] if len(sys.argv) > 3 else runs
+	for run in runs:
+	    rd = os.path.join(d, 'capture', run)
+	    spritz = run.startswith('scout-')
+	    if os.path.exists(os.path.join(rd, 'paths.json')) != spritz:
+	        bad.append(run + ': paths.json ' + ('missing' if spritz else 'not wanted'))
+	    if spritz:
+	        evs = {}
+	        for t in json.load(open(os.path.join(rd, 'paths.json')))['tables']:
+	            for dst in t['destinations']:
+	                evs[(t['src_switch'], dst['dst'])] = {p['ev'] for p in dst['paths']}
+	    for ns, (sw, a6) in hosts.items():
+	        p = os.path.join(rd, ns + '.pcap')
+	        if not os.path.exists(p):
+	            bad.append(run + ': no ' + ns + '.pcap')
+	            continue
+	        sent = 0
+	        for f in frames(p):
+	            if len(f) < 74 or f[12:14] != b'\x86\xdd' or f[20] != 6:
+	                continue
+	            src, dst = addr(f[22:38]), addr(f[38:54])
+	            plen, doff = struct.unpack('>H', f[18:20])[0], f[66] >> 4
+	            if src != a6 or plen <= doff * 4:
+	                continue
+	            sent += 1
+	            label = struct.unpack('>I', f[14:18])[0] & 0xfffff
+	            if spritz and label not in evs.get((sw, sw_of.get(dst)), ()):
+	                bad.append('%s: %s sent to %s with label %#x, no EV of its paths' %
+	                           (run, ns, dst, label))
+	        if not sent:
+	            bad.append(run + ': ' + ns + ' sent no data')
+	        data += sent
+	print('%d runs captured, %d data segments' % (len(runs), data))
+	for b in bad[:10]:
+	    print(b)
+	sys.exit(1 if bad or sorted(want) != runs else 0)
+	EOF
+}
+
 test_run_schema()
 {
 	local stats
@@ -140,7 +210,7 @@ test_run_schema()
 	stats=$(sysctl -n kernel.bpf_stats_enabled)
 	OUT=$SPRITZ_OUT "$RUN" --no-vm --topo "$TOPO" --scenario permutation \
 		--schemes ecmp,ugal-l,scout --rate 20 --size $SIZE --deadline 60 --seed 2 --repeat 2 \
-		--out "$DIR/run" 2>&1 | tail -n 12 || return 1
+		--capture --out "$DIR/run" 2>&1 | tail -n 12 || return 1
 	# the BPF run-time statistics it turned on are as they were
 	[ "$(sysctl -n kernel.bpf_stats_enabled)" = "$stats" ] ||
 		{ echo "kernel.bpf_stats_enabled left at $(sysctl -n kernel.bpf_stats_enabled)"; return 1; }
@@ -213,6 +283,7 @@ test_run_schema()
 		{ echo "results.md: no knobs"; return 1; }
 	flows_ok "$DIR/run/flows-ugal-l.json" || return 1
 	[ -s "$DIR/run/results.md" ] && [ -s "$DIR/run/fct.png" ] || { echo "no results.md or fct.png"; return 1; }
+	capture_ok "$DIR/run" ecmp ugal-l scout
 }
 
 # Motivational flows: N background flows per host of 2 (N + 1) / N x

@@ -7,7 +7,8 @@
 # and the per-tag figures in results.json are the fixture's sums), and
 # flowgen gen's scenarios as flow-list tables (flows per tag, sizes,
 # pairs, start times; the web search's receivers and load), labctl
-# sysctl in two network namespaces (a table).
+# sysctl in two network namespaces (a table), labctl capture between two
+# (a table: what each file holds of known datagrams).
 #
 # Usage: selftests/lab/host.sh [CASE...]
 
@@ -328,6 +329,110 @@ test_labctl_read()
 		[ "$(tr '\n' '|' <<< "$got" | sed 's/|$//')" = "$want" ] ||
 			{ echo "$args: got '$got', want '$want'"; bad=1; }
 	done <<< "$READ_CASES"
+	ip netns del "$a"
+	ip netns del "$b"
+	return $bad
+}
+
+# The IPv6 UDP frames to port 9 of a pcap file (labctl capture), one line
+# each: traffic class (hex), captured and original length.
+pcap_udp9()
+{
+	python3 - "$1" <<-'EOF'
+	import struct, sys
+	d = open(sys.argv[1], 'rb').read()
+	magic, _, _, _, _, snap, link = struct.unpack('<IHHiIII', d[:24])
+	assert magic == 0xa1b23c4d and link == 1, 'not a nanosecond Ethernet pcap'
+	off = 24
+	while off < len(d):
+	    _, _, cap, orig = struct.unpack('<IIII', d[off:off + 16])
+	    f = d[off + 16:off + 16 + cap]
+	    off += 16 + cap
+	    if cap > snap or f[12:14] != b'\x86\xdd' or f[20] != 17:
+	        continue
+	    if struct.unpack('>H', f[56:58])[0] == 9:
+	        print('%x %d %d' % (struct.unpack('>I', f[14:18])[0] >> 20 & 0xff, cap, orig))
+	EOF
+}
+
+# labctl capture: arguments <TAB> exit <TAB> error pattern ("-": none)
+# <TAB> what A.pcap | B.pcap hold of three 200-byte UDP datagrams A sends
+# to B with traffic class 0x28 ("-": no file).  A and B are joined by a
+# veth pair, eth0 in each; C does not exist.
+CAPTURE_CASES=$(cat <<'EOF'
+eth0 A B	0	-	28 128 262|28 128 262|28 128 262 | 28 128 262|28 128 262|28 128 262
+--snaplen 64 eth0 A	0	-	28 64 262|28 64 262|28 64 262 | -
+--snaplen 1500 eth0 B	0	-	- | 28 262 262|28 262 262|28 262 262
+eth0 A C	1	failed to enter netns	- | -
+eth1 A B	1	failed to find eth1 in	- | -
+--snaplen 10 eth0 A	1	not 64-65535	- | -
+eth0	1	usage	- | -
+EOF
+)
+
+test_labctl_capture()
+{
+	local args rc pat want got a b f bad=0 argv=() pid st rx
+	a=spritz-lc-$$-a b=spritz-lc-$$-b
+	ip netns add "$a" 2>/dev/null && ip netns add "$b" ||
+		{ ip netns del "$a" 2>/dev/null; echo "cannot create network namespaces"; return 4; }
+	ip -n "$a" link add eth0 type veth peer name eth0 netns "$b" &&
+		ip -n "$a" addr add fd01::1/64 dev eth0 nodad &&
+		ip -n "$b" addr add fd01::2/64 dev eth0 nodad &&
+		ip -n "$a" link set eth0 up && ip -n "$b" link set eth0 up &&
+		ip -n "$a" neigh add fd01::2 dev eth0 lladdr \
+			"$(ip -n "$b" -j link show eth0 | jq -r '.[0].address')" || bad=1
+	while IFS=$'\t' read -r args rc pat want; do
+		rm -f "$TMP"/*.pcap "$TMP/cap.out" "$TMP/rx.out"
+		read -r -a argv <<< "$args"
+		argv=("${argv[@]//A/$a}") && argv=("${argv[@]//B/$b}") &&
+			argv=("${argv[@]//C/spritz-lc-$$-none}")
+		"$LABCTL" capture --dir "$TMP" "${argv[@]}" > "$TMP/cap.out" 2> "$TMP/cap.err" &
+		pid=$!
+		# until it listens, or has died
+		while kill -0 $pid 2>/dev/null && ! grep -q capturing "$TMP/cap.out" 2>/dev/null; do
+			sleep 0.1
+		done
+		if [ "$rc" = 0 ]; then
+			# B's socket has the three (so B's capture has them too, taken
+			# before the protocols) before the capture stops
+			ip netns exec "$b" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.bind(("fd01::2", 9))
+s.settimeout(60)
+print("bound", flush=True)
+for _ in range(3):
+    s.recv(512)' > "$TMP/rx.out" &
+			rx=$!
+			while kill -0 $rx 2>/dev/null && ! grep -q bound "$TMP/rx.out" 2>/dev/null; do
+				sleep 0.1
+			done
+			ip netns exec "$a" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_TCLASS, 0x28)
+for _ in range(3):
+    s.sendto(b"x" * 200, ("fd01::2", 9))' || bad=1
+			wait $rx || bad=1
+			kill -TERM $pid
+		fi
+		wait $pid
+		st=$?
+		[ $st = "$rc" ] || { echo "$args: exit $st, want $rc: $(cat "$TMP/cap.err")"; bad=1; }
+		[ "$pat" = - ] || grep -q -- "$pat" "$TMP/cap.err" ||
+			{ echo "$args: stderr '$(cat "$TMP/cap.err")', want $pat"; bad=1; }
+		got=
+		for f in "$a" "$b"; do
+			[ -z "$got" ] || got+=" | "
+			if [ -e "$TMP/$f.pcap" ]; then
+				got+=$(pcap_udp9 "$TMP/$f.pcap" | tr '\n' '|' | sed 's/|$//')
+			else
+				got+=-
+			fi
+		done
+		[ "$got" = "$want" ] || { echo "$args: captured '$got', want '$want'"; bad=1; }
+	done <<< "$CAPTURE_CASES"
 	ip netns del "$a"
 	ip netns del "$b"
 	return $bad
