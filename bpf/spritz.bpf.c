@@ -427,7 +427,7 @@ __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 			     struct spritz_stats *st, __u32 segs, int syn_again)
 {
 	struct spritz_lb_verdict v;
-	__u32 flags;
+	__u32 flags, k;
 	int r;
 
 	if (!f || !c || !st)
@@ -443,8 +443,16 @@ __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 		st->pick_small_flow++;
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		st->pick_min_bias++;
-	r = spritz_kfunc_exists(bpf_spritz_pick) ?
-		    bpf_spritz_pick(f->src_switch, f->dst_switch, flags) : -1;
+	if (!spritz_kfunc_exists(bpf_spritz_pick)) {
+		st->pick_fail++;
+		return -1;
+	}
+	r = bpf_spritz_pick(f->src_switch, f->dst_switch, flags);
+	/* not where the flow just lost a send (spritz_fb_avoid()) */
+	for (k = 0; spritz_fb_draw_again(&f->fb, &f->lb, r, k); k++) {
+		r = bpf_spritz_pick(f->src_switch, f->dst_switch, SPRITZ_PICK_UNIFORM);
+		st->pick_avoid++;
+	}
 	if (r < 0) {
 		st->pick_fail++;
 		return -1;

@@ -537,6 +537,12 @@ int host_decide(Flow *f, int syn_again)
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		S->st.pick_min_bias++;
 	r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, flags, now_ns(), S->rng);
+	/* not where the flow just lost a send (spritz_fb_avoid()) */
+	for (uint32_t k = 0; spritz_fb_draw_again(&f->hf.fb, &f->hf.lb, r, k); k++) {
+		r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, SPRITZ_PICK_UNIFORM,
+				    now_ns(), S->rng);
+		S->st.pick_avoid++;
+	}
 	if (r < 0) {
 		S->st.pick_fail++;
 		return -1;
@@ -1236,7 +1242,8 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"path_disables\": %llu, \"path_enables\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
-		   "\"pick_fail\": %llu, \"pick_small_flow\": %llu, \"ring_overrun\": %llu, "
+		   "\"pick_fail\": %llu, \"pick_small_flow\": %llu, \"pick_avoid\": %llu, "
+		   "\"ring_overrun\": %llu, "
 		   "\"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
@@ -1253,7 +1260,8 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,
-		(unsigned long long)S->st.pick_small_flow, (unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
+		(unsigned long long)S->st.pick_small_flow, (unsigned long long)S->st.pick_avoid,
+		(unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
 		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
 		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
 		(unsigned long long)S->st.fb_congested);

@@ -39,7 +39,11 @@
  * delivers a later send after a drop is never disabled, nor one that
  * drops one send and is not used again, and a peer that goes silent
  * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
- * say nothing about whether this flow's peer is alive.
+ * say nothing about whether this flow's peer is alive.  A flow's own
+ * choice needs none: until a send it made after its latest lost one is
+ * delivered, its samples (Scout, Spray) avoid that send's EV
+ * (spritz_fb_avoid()), so that its repairs do not go back to a path the
+ * rule has not judged yet.
  *
  * Only data segments are recorded: SYN, SYN-ACK, FIN-only and RST sends
  * never yield path feedback (their retransmissions are the peer's silence,
@@ -102,6 +106,8 @@
  * delivery) before it is judged isolated.
  */
 #define SPRITZ_FB_STRIKE_WAIT 4
+/* Uniform draws again at most, while a sample lands on spritz_fb_avoid()'s EV. */
+#define SPRITZ_FB_AVOID_TRIES 3
 
 /* What an outgoing TCP segment is to feedback (spritz_fb_seg_kind()). */
 #define SPRITZ_SEG_DATA 0 /* payload, no SYN/RST: recorded, may create a flow */
@@ -176,6 +182,21 @@ static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 k
 }
 
 /*
+ * Send @e was lost (@lost) or delivered: if it was sent after every send
+ * whose fate the flow knows, its fate is the flow's latest, and a loss
+ * makes the flow's samples avoid its EV (spritz_fb_avoid()).
+ */
+static __always_inline void __spritz_fb_fate(struct spritz_fb_flow *fb,
+					     const struct spritz_inflight *e, int lost)
+{
+	if (lost ? e->sent_ns < fb->fate_ns : e->sent_ns <= fb->fate_ns)
+		return;
+	fb->fate_ns = e->sent_ns;
+	fb->avoid = (__u16)lost;
+	fb->avoid_ev = e->ev;
+}
+
+/*
  * Lost send @e becomes the suspect of the dead-path rule, unless there is
  * one: one lost send per flow is judged at a time; another lost send on
  * the suspect's EV is its path's second loss.
@@ -185,6 +206,7 @@ static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 {
 	struct spritz_inflight *s = &fb->suspect;
 
+	__spritz_fb_fate(fb, e, 1);
 	if (s->state == SPRITZ_IF_LOST) {
 		if (e->ev == s->ev && (e->sent_ns != s->sent_ns || e->start_seq != s->start_seq))
 			s->flags |= SPRITZ_IF_F_AGAIN;
@@ -721,6 +743,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 		if (a->ece)
 			__spritz_fb_mark(fb, e);
 		__spritz_fb_evidence(fb, e, timeout_ns);
+		__spritz_fb_fate(fb, e, 0);
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}
 	if (a->nsack && __spritz_fb_sack_lost(fb, a, e))
@@ -811,6 +834,34 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
 {
 	return !!(fb->flags & SPRITZ_FB_F_SUSPECT);
+}
+
+/*
+ * The EV flow @fb's samples avoid, or -1: the path of its latest lost
+ * send (the latest by the time it was sent: __spritz_fb_fate()), until a
+ * send of the flow sent after that one is delivered.  The sample is drawn again, uniformly, while it lands there
+ * (at most SPRITZ_FB_AVOID_TRIES times; spritz_decide() in the datapath,
+ * the simulator's hosts alike).  The flow's own choice only, so it needs
+ * no evidence (the dead-path rule's disable needs it: it applies to every
+ * flow): without it, a small flow biased to a dead minimal path, or a
+ * repair sampled while every other send of the flow is lost too, goes
+ * back to the dead path at each of TCP's backed-off RTOs (seconds).
+ */
+static __always_inline int spritz_fb_avoid(const struct spritz_fb_flow *fb)
+{
+	return fb->avoid ? fb->avoid_ev : -1;
+}
+
+/*
+ * Draw again, uniformly, after @tries draws again, pick @r (SPRITZ_PICK())
+ * of a flow of algorithm state @lb?  Scout and Spray only: the baselines
+ * (ECMP, OPS, Flicr) do not adapt so.
+ */
+static __always_inline int spritz_fb_draw_again(const struct spritz_fb_flow *fb,
+						const struct spritz_lb_flow *lb, int r, __u32 tries)
+{
+	return __spritz_lb_is_spritz(lb->algo) && tries < SPRITZ_FB_AVOID_TRIES && r >= 0 &&
+	       SPRITZ_PICK_EV(r) == spritz_fb_avoid(fb);
 }
 
 /*

@@ -234,8 +234,14 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 				  w2);
 		}
 		if (s->state) {
-			snprintf(got, sizeof(got), "una=%u nxt=%u pend=%d", fb.snd_una, fb.snd_nxt,
-				 pending(&fb));
+			int n = snprintf(got, sizeof(got), "una=%u nxt=%u pend=%d", fb.snd_una,
+					 fb.snd_nxt, pending(&fb));
+
+			/* " avoid=EV" or " avoid=-" at the end: spritz_fb_avoid() too */
+			if (strstr(s->state, " avoid=") && spritz_fb_avoid(&fb) < 0)
+				snprintf(got + n, sizeof(got) - n, " avoid=-");
+			else if (strstr(s->state, " avoid="))
+				snprintf(got + n, sizeof(got) - n, " avoid=%04x", spritz_fb_avoid(&fb));
 			ASSERT_STREQ(got, s->state, what);
 		}
 		if (test__state.failed)
@@ -1253,6 +1259,68 @@ static void test_pick_flags(void)
 	}
 }
 
+/*
+ * A flow's samples avoid the EV of its latest lost send until a send it
+ * made after that one is delivered (spritz_fb_avoid()).  Trace 1: the
+ * window of a flow on one dead path, then TCP's RTO repair elsewhere;
+ * trace 2: a delivery of a send made before the loss does not end it,
+ * one made after does; a newer loss moves it.
+ */
+static void test_avoid(void)
+{
+	static const struct step dead[] = {
+		TX(0, 1000, 100, E1, "", "", "una=1000 nxt=1100 pend=1 avoid=-"),
+		TX(1 * MS, 1100, 100, E1, "", "", "una=1000 nxt=1200 pend=2 avoid=-"),
+		/* RTO: the head again, on another path */
+		TX(250 * MS, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1200 pend=2 avoid=0101"),
+		/* the repair arrives, the flow moves on; 1100, sent at 1 ms, is 259
+		 * ms old: lost, but sent before the repair */
+		RX(260 * MS, F_A, 1100, "NACK:0101 ACK:0202", "fb_ack=1 fb_nack=1",
+		   "una=1100 nxt=1200 pend=0 avoid=-"),
+	};
+	static const struct step order[] = {
+		TX(0, 1000, 100, E2, "", "", NULL),
+		TX(2 * MS, 1100, 100, E1, "", "", NULL),
+		TX(5 * MS, 1100, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1200 pend=2 avoid=0101"),
+		/* 1000 was sent before the lost one: still avoided */
+		RX(6 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1200 pend=1 avoid=0101"),
+		TX(7 * MS, 1200, 100, E2, "", "", "una=1100 nxt=1300 pend=2 avoid=0101"),
+		/* a newer loss, on E3: E3 is avoided now */
+		TX(8 * MS, 1100, 100, E2, "NACK:0303", "eg_retrans=1 fb_nack=1",
+		   "una=1100 nxt=1300 pend=2 avoid=0303"),
+		/* 1200, sent at 7 ms, after the lost one of 5 ms: over */
+		RXS(9 * MS, F_A, 1100, 1, B(1200, 1300), "ACK:0202", "fb_ack=1 in_sack_blocks=1",
+		    "una=1100 nxt=1300 pend=1 avoid=-"),
+	};
+	struct spritz_lb_flow scout = { .algo = SPRITZ_ALGO_SCOUT }, spray = { .algo = SPRITZ_ALGO_SPRAY };
+	struct spritz_lb_flow ops = { .algo = SPRITZ_ALGO_OPS }, ecmp = { .algo = SPRITZ_ALGO_ECMP };
+	struct spritz_lb_flow flicr = { .algo = SPRITZ_ALGO_FLICR };
+	struct spritz_fb_flow fb;
+	int r = SPRITZ_PICK(E1, 0);
+
+	RUN("avoid dead", dead, NULL);
+	RUN("avoid order", order, NULL);
+	/* draw again while a sample of Scout or Spray lands on the avoided EV,
+	 * a bounded number of times */
+	memset(&fb, 0, sizeof(fb));
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, r, 0), "nothing avoided");
+	fb.avoid_ev = E1;
+	fb.avoid = 1;
+	ASSERT_TRUE(spritz_fb_draw_again(&fb, &scout, r, 0), "on the avoided EV");
+	ASSERT_TRUE(spritz_fb_draw_again(&fb, &spray, r, 0), "Spray too");
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &ops, r, 0), "OPS does not adapt");
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &ecmp, r, 0), "ECMP does not adapt");
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &flicr, r, 0), "Flicr keeps its own rule");
+	ASSERT_TRUE(spritz_fb_draw_again(&fb, &scout, r, SPRITZ_FB_AVOID_TRIES - 1), "last try");
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, r, SPRITZ_FB_AVOID_TRIES), "tries spent");
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, SPRITZ_PICK(E2, 1), 0), "another EV");
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, -2, 0), "no pick (-ENOENT)");
+	fb.avoid = 0;
+	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, r, 0), "avoidance over");
+}
+
 /* Inner ACKs count only from the tunnel peer the flow sends to. */
 static void test_tunnel_peer(void)
 {
@@ -1351,6 +1419,7 @@ static const struct test_case tests[] = {
 	{ "overrun", test_overrun },
 	{ "probe", test_probe },
 	{ "pick_flags", test_pick_flags },
+	{ "avoid", test_avoid },
 	{ "tunnel_peer", test_tunnel_peer },
 	{ "garbage", test_garbage },
 };
