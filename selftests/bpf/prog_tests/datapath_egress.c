@@ -11,10 +11,13 @@
  *    the port on over IPv4 breaks it (why it is not a default);
  *  - flow state after a send (ring record, snd_nxt, last EV), pure ACKs,
  *    GSO counting, the five algorithms' per-packet behaviour, the
- *    small-flow flag, and the module's per-path pick counter.
+ *    small-flow flag, and the module's per-path pick counter (draws again
+ *    off a lost send's path included).
  *
  * Runs in the VM as root with spritz.ko inserted (with-module.sh).
  */
+#include <spritz/feedback.h> /* SPRITZ_FB_AVOID_TRIES */
+
 #include "datapath_util.h"
 #include "test.h"
 
@@ -735,7 +738,13 @@ static void test_small_flow(void)
 	ASSERT_OK(knob_set("weighted", 1), "weighted again");
 }
 
-/* The module counts the picks of the path the program used. */
+/*
+ * The module counts the picks of the path the program used: ten new
+ * segments of a Scout flow with an empty buffer, ten picks; the same
+ * segment again, a retransmission, avoids the path it was lost on and
+ * draws again (pick_avoid): D1 has one path, so it draws
+ * SPRITZ_FB_AVOID_TRIES more, every one counted.
+ */
 static void test_module_picks(void)
 {
 	struct dump_copy c = { 0 };
@@ -753,15 +762,28 @@ static void test_module_picks(void)
 	if (ASSERT_OK(dump_table(nl, &c), "dump") && (d = dump_dest(&c, 1)) &&
 	    (p = find_ev(d, EV_D1)))
 		before = p->picks;
-	pkt_build(&in, &s);
-	for (i = 0; i < 10; i++)
+	for (i = 0; i < 10; i++) {
+		s.seq = 1000 + 100 * i;
+		pkt_build(&in, &s);
 		dp_run(prog, &in, &out, &ret, 0);
+	}
 	if (!ASSERT_OK(dump_table(nl, &c), "dump"))
 		return;
 	d = dump_dest(&c, 1);
 	p = d ? find_ev(d, EV_D1) : NULL;
 	if (ASSERT_OK_PTR(p, "path EV_D1"))
 		ASSERT_EQ(p->picks - before, 10, "10 picks (Scout, empty buffer)");
+	before = p ? p->picks : 0;
+	dump_copy_free(&c);
+	pkt_build(&in, &s);
+	dp_run(prog, &in, &out, &ret, 0);
+	if (!ASSERT_OK(dump_table(nl, &c), "dump"))
+		return;
+	d = dump_dest(&c, 1);
+	p = d ? find_ev(d, EV_D1) : NULL;
+	if (ASSERT_OK_PTR(p, "path EV_D1"))
+		ASSERT_EQ(p->picks - before, 1 + SPRITZ_FB_AVOID_TRIES,
+			  "a retransmission: its pick and the draws again");
 	dump_copy_free(&c);
 }
 
