@@ -839,10 +839,11 @@ static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
 /*
  * The EV flow @fb's samples avoid, or -1: the path of its latest lost
  * send (the latest by the time it was sent: __spritz_fb_fate()), until a
- * send of the flow sent after that one is delivered.  The sample is drawn again, uniformly, while it lands there
- * (at most SPRITZ_FB_AVOID_TRIES times; spritz_decide() in the datapath,
- * the simulator's hosts alike).  The flow's own choice only, so it needs
- * no evidence (the dead-path rule's disable needs it: it applies to every
+ * send of the flow sent after that one is delivered.  The sample is drawn
+ * again, uniformly, while it lands there (spritz_fb_draw_again(): at most
+ * SPRITZ_FB_AVOID_TRIES times, in the datapath's spritz_decide() and the
+ * simulator's hosts alike).  The flow's own choice only, so it needs no
+ * evidence (the dead-path rule's disable needs it: it applies to every
  * flow): without it, a small flow biased to a dead minimal path, or a
  * repair sampled while every other send of the flow is lost too, goes
  * back to the dead path at each of TCP's backed-off RTOs (seconds).

@@ -176,8 +176,8 @@ struct spritz_fb_flow {
 	__u32 dupthresh; /* the socket's reordering (TCP's DupThresh) then, 0: unknown */
 	__u32 unsent;	 /* bytes the socket held beyond that send (write_seq - its end) */
 	__u32 repair_tsval; /* TSval (RFC 7323) of TCP's first repair of the suspect */
-	__u16 avoid_ev;	    /* EV of that send, if it was lost (spritz_fb_avoid()) */
-	__u16 avoid;	    /* 1: it was lost, 0: delivered (or none yet) */
+	__u16 avoid_ev;	    /* EV of the send at fate_ns, if it was lost (spritz_fb_avoid()) */
+	__u16 avoid;	    /* 1: that send was lost, 0: delivered (or none yet) */
 	__u64 fate_ns;	    /* sent time of the latest send known lost or delivered */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];

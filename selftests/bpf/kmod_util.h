@@ -149,4 +149,25 @@ static inline const struct spritz_nl_dest *dump_dest(const struct dump_copy *c, 
 	return NULL;
 }
 
+/* A copy of path @ev of @dst in the live table: 0, -errno, or -ENOENT. */
+static inline int dump_path(struct spritz_nl *nl, uint32_t dst, uint16_t ev,
+			    struct spritz_nl_path *out)
+{
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+	const struct spritz_nl_path *p;
+	int e = dump_table(nl, &c);
+
+	if (!e) {
+		d = dump_dest(&c, dst);
+		p = d ? find_ev(d, ev) : NULL;
+		if (p)
+			*out = *p;
+		else
+			e = -ENOENT;
+	}
+	dump_copy_free(&c);
+	return e;
+}
+
 #endif /* SPRITZ_KMOD_UTIL_H */

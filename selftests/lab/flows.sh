@@ -142,8 +142,8 @@ test_stop_tag()
 capture_ok()
 {
 	"$SPRITZ_OUT/lab/labctl" plan "$TOPO" --rate 20 > "$DIR/plan" || return 1
-	python3 - "$1" "$DIR/plan" "${@:2}" <<-'EOF'
-	import ipaddress, json, os, struct, sys
+	PYTHONPATH=$SPRITZ_TOP/selftests/lib python3 - "$1" "$DIR/plan" "${@:2}" <<-'EOF'
+	import ipaddress, json, os, pcap, struct, sys
 	d, plan = sys.argv[1], sys.argv[2]
 	hosts, sw_of = {}, {}
 	for line in open(plan):
@@ -151,14 +151,6 @@ capture_ok()
 	    if f[0] == 'host':
 	        hosts[f[3]] = (int(f[1]), f[6])
 	        sw_of[f[6]] = int(f[1])
-	def frames(path):
-	    b = open(path, 'rb').read()
-	    assert struct.unpack('<I', b[:4])[0] == 0xa1b23c4d, path + ': not a pcap'
-	    off = 24
-	    while off < len(b):
-	        cap = struct.unpack('<I', b[off + 8:off + 12])[0]
-	        yield b[off + 16:off + 16 + cap]
-	        off += 16 + cap
 	def addr(b):
 	    return str(ipaddress.IPv6Address(b))
 	bad, data = [], 0
@@ -180,7 +172,7 @@ capture_ok()
 	            bad.append(run + ': no ' + ns + '.pcap')
 	            continue
 	        sent = 0
-	        for f in frames(p):
+	        for _, f in pcap.read(p)[1]:
 	            if len(f) < 74 or f[12:14] != b'\x86\xdd' or f[20] != 6:
 	                continue
 	            src, dst = addr(f[22:38]), addr(f[38:54])

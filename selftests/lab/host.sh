@@ -338,20 +338,14 @@ test_labctl_read()
 # each: traffic class (hex), captured and original length.
 pcap_udp9()
 {
-	python3 - "$1" <<-'EOF'
-	import struct, sys
-	d = open(sys.argv[1], 'rb').read()
-	magic, _, _, _, _, snap, link = struct.unpack('<IHHiIII', d[:24])
-	assert magic == 0xa1b23c4d and link == 1, 'not a nanosecond Ethernet pcap'
-	off = 24
-	while off < len(d):
-	    _, _, cap, orig = struct.unpack('<IIII', d[off:off + 16])
-	    f = d[off + 16:off + 16 + cap]
-	    off += 16 + cap
-	    if cap > snap or f[12:14] != b'\x86\xdd' or f[20] != 17:
+	PYTHONPATH=$SPRITZ_TOP/selftests/lib python3 - "$1" <<-'EOF'
+	import pcap, struct, sys
+	snap, frames = pcap.read(sys.argv[1])
+	for orig, f in frames:
+	    if len(f) > snap or f[12:14] != b'\x86\xdd' or f[20] != 17:
 	        continue
 	    if struct.unpack('>H', f[56:58])[0] == 9:
-	        print('%x %d %d' % (struct.unpack('>I', f[14:18])[0] >> 20 & 0xff, cap, orig))
+	        print('%x %d %d' % (struct.unpack('>I', f[14:18])[0] >> 20 & 0xff, len(f), orig))
 	EOF
 }
 

@@ -747,44 +747,30 @@ static void test_small_flow(void)
  */
 static void test_module_picks(void)
 {
-	struct dump_copy c = { 0 };
-	const struct spritz_nl_dest *d;
-	const struct spritz_nl_path *p;
+	struct spritz_nl_path p0 = { 0 }, p = { 0 };
 	struct spec s = TCP6();
 	struct pkt in, out;
-	uint64_t before = 0;
 	uint32_t ret;
 	int i;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
 		return;
 	dp_reset(skel);
-	if (ASSERT_OK(dump_table(nl, &c), "dump") && (d = dump_dest(&c, 1)) &&
-	    (p = find_ev(d, EV_D1)))
-		before = p->picks;
+	ASSERT_OK(dump_path(nl, 1, EV_D1, &p0), "path EV_D1");
 	for (i = 0; i < 10; i++) {
 		s.seq = 1000 + 100 * i;
 		pkt_build(&in, &s);
 		dp_run(prog, &in, &out, &ret, 0);
 	}
-	if (!ASSERT_OK(dump_table(nl, &c), "dump"))
+	if (!ASSERT_OK(dump_path(nl, 1, EV_D1, &p), "path EV_D1"))
 		return;
-	d = dump_dest(&c, 1);
-	p = d ? find_ev(d, EV_D1) : NULL;
-	if (ASSERT_OK_PTR(p, "path EV_D1"))
-		ASSERT_EQ(p->picks - before, 10, "10 picks (Scout, empty buffer)");
-	before = p ? p->picks : 0;
-	dump_copy_free(&c);
+	ASSERT_EQ(p.picks - p0.picks, 10, "10 picks (Scout, empty buffer)");
+	p0 = p;
 	pkt_build(&in, &s);
 	dp_run(prog, &in, &out, &ret, 0);
-	if (!ASSERT_OK(dump_table(nl, &c), "dump"))
-		return;
-	d = dump_dest(&c, 1);
-	p = d ? find_ev(d, EV_D1) : NULL;
-	if (ASSERT_OK_PTR(p, "path EV_D1"))
-		ASSERT_EQ(p->picks - before, 1 + SPRITZ_FB_AVOID_TRIES,
+	if (ASSERT_OK(dump_path(nl, 1, EV_D1, &p), "path EV_D1"))
+		ASSERT_EQ(p.picks - p0.picks, 1 + SPRITZ_FB_AVOID_TRIES,
 			  "a retransmission: its pick and the draws again");
-	dump_copy_free(&c);
 }
 
 /*

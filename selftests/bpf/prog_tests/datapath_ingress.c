@@ -424,19 +424,9 @@ static void test_retrans_nack(void)
 
 static uint32_t path_disabled_ms(uint32_t dst, uint16_t ev)
 {
-	struct dump_copy c = { 0 };
-	const struct spritz_nl_dest *d;
-	const struct spritz_nl_path *p;
-	uint32_t ms = 0;
+	struct spritz_nl_path p = { 0 };
 
-	if (dump_table(nl, &c))
-		return 0;
-	d = dump_dest(&c, dst);
-	p = d ? find_ev(d, ev) : NULL;
-	if (p)
-		ms = p->disabled_ms;
-	dump_copy_free(&c);
-	return ms;
+	return dump_path(nl, dst, ev, &p) ? 0 : p.disabled_ms;
 }
 
 /*
