@@ -142,7 +142,7 @@ test_stop_tag()
 capture_ok()
 {
 	"$SPRITZ_OUT/lab/labctl" plan "$TOPO" --rate 20 > "$DIR/plan" || return 1
-	PYTHONPATH=$SPRITZ_TOP/selftests/lib python3 - "$1" "$DIR/plan" "${@:2}" <<-'EOF'
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$SPRITZ_TOP/selftests/lib python3 - "$1" "$DIR/plan" "${@:2}" <<-'EOF'
 	import ipaddress, json, os, pcap, struct, sys
 	d, plan = sys.argv[1], sys.argv[2]
 	hosts, sw_of = {}, {}

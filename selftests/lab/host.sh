@@ -338,7 +338,7 @@ test_labctl_read()
 # each: traffic class (hex), captured and original length.
 pcap_udp9()
 {
-	PYTHONPATH=$SPRITZ_TOP/selftests/lib python3 - "$1" <<-'EOF'
+	PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$SPRITZ_TOP/selftests/lib python3 - "$1" <<-'EOF'
 	import pcap, struct, sys
 	snap, frames = pcap.read(sys.argv[1])
 	for orig, f in frames:
