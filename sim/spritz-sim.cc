@@ -22,10 +22,11 @@
  * latencies, the switch latency folded into the links out of a switch, a
  * RED queue with ECN (instantaneous, 0.2-0.8 of the queue) on every port.
  *
- * Switches route with SwitchRouting, an Ipv4RoutingProtocol whose
- * RouteInput() fills struct spritz_sw_pkt and calls spritz_sw_decide()
- * (include/spritz/switch_core.h), as bpf/spritz_switch.bpf.c does; the EV
- * rides in a packet tag (the flow label of the deployment).  Hosts run
+ * A switch is a node without an IP stack: switch_rx(), its handler of
+ * IPv4 packets, fills struct spritz_sw_pkt, calls spritz_sw_decide()
+ * (include/spritz/switch_core.h) as bpf/spritz_switch.bpf.c does, and
+ * hands the packet to the output port's queue discipline; the EV rides
+ * in a packet tag (the flow label of the deployment).  Hosts run
  * ns-3's TCP (DCTCP, ECN, SACK, an ACK per segment); HostRouting's
  * RouteOutput() sees every segment TCP sends and does what the tc egress
  * program does (lb.h, feedback.h, a pick from the sampler of sampler.h),
@@ -187,11 +188,9 @@ struct Sim;
 Sim *g_sim;
 
 struct SwPort {
-	uint32_t ifidx = 0;
 	Ptr<NetDevice> dev;
 	Ptr<QueueDisc> qd;
 	Ptr<Queue<Packet>> dq;
-	Ptr<Ipv4Route> route;
 	uint8_t flags = 0;
 };
 
@@ -253,31 +252,6 @@ bool addr_host(Ipv4Address a, uint32_t *s, uint32_t *k)
 }
 
 /* ------------------------------------------------------------ the switch */
-
-class SwitchRouting : public Ipv4RoutingProtocol {
-public:
-	uint32_t sw = 0;
-	static TypeId GetTypeId()
-	{
-		static TypeId tid = TypeId("spritz::SwitchRouting").SetParent<Ipv4RoutingProtocol>();
-		return tid;
-	}
-	Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header &, Ptr<NetDevice>,
-				   Socket::SocketErrno &err) override
-	{
-		err = Socket::ERROR_NOROUTETOHOST;
-		return nullptr;
-	}
-	bool RouteInput(Ptr<const Packet> p, const Ipv4Header &h, Ptr<const NetDevice> idev,
-			UnicastForwardCallback ucb, MulticastForwardCallback, LocalDeliverCallback,
-			ErrorCallback) override;
-	void NotifyInterfaceUp(uint32_t) override {}
-	void NotifyInterfaceDown(uint32_t) override {}
-	void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override {}
-	void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override {}
-	void SetIpv4(Ptr<Ipv4>) override {}
-	void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
-};
 
 /*
  * Is TCP segment @tb of a --ecmp-tag flow?  Its data goes to, its ACKs
@@ -411,19 +385,27 @@ uint32_t sw_decide(uint32_t me, const spritz_sw_cfg *cfg, spritz_sw_pkt *in,
 	return dec->slot;
 }
 
-bool SwitchRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
-			       Ptr<const NetDevice> idev, UnicastForwardCallback ucb,
-			       MulticastForwardCallback, LocalDeliverCallback, ErrorCallback)
+/*
+ * A switch's receive handler: each IPv4 packet from one of its ports, as
+ * the BPF switch at tc ingress sees it; forwards it to the output port's
+ * queue discipline with the hop limit decremented, as bpf_redirect() to
+ * the port's egress qdisc, or drops it and counts why.
+ */
+void switch_rx(uint32_t sw, Ptr<NetDevice> idev, Ptr<const Packet> rx, uint16_t,
+	       const Address &, const Address &, NetDevice::PacketType)
 {
 	Sim *S = g_sim;
+	Ptr<Packet> p = rx->Copy();
 	const spritz_sw_cfg *cfg;
 	spritz_sw_decision dec;
 	spritz_sw_pkt in;
+	Ipv4Header h;
 	TcpBits tb;
-	uint32_t slot, why = 0, ifi = idev->GetIfIndex();
+	uint32_t slot, why = 0;
 
 	S->sw_packets++;
-	sw_fill(sw, S->slot_of_if[sw][ifi], h, p, &in, &tb, &cfg);
+	p->RemoveHeader(h);
+	sw_fill(sw, S->slot_of_if[sw][idev->GetIfIndex()], h, p, &in, &tb, &cfg);
 	slot = sw_decide(sw, cfg, &in, &dec, &why);
 	if (slot != SPRITZ_SW_SLOT_NONE) {
 		SwPort &pt = S->ports[sw][slot];
@@ -435,13 +417,16 @@ bool SwitchRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h,
 			if (dec.role == SPRITZ_SW_ROLE_ECMP1 && cfg->mode == SPRITZ_SW_MODE_UGAL_L &&
 			    dec.val_port != SPRITZ_SW_SLOT_NONE)
 				(dec.minimal ? S->ugal_min : S->ugal_val)++;
-			ucb(pt.route, p, h);
-			return true;
+			h.SetTtl(h.GetTtl() - 1);
+			/* TrafficControlLayer::Send() without its look-up of the device */
+			pt.qd->Enqueue(Create<Ipv4QueueDiscItem>(p, pt.dev->GetBroadcast(),
+								 Ipv4L3Protocol::PROT_NUMBER, h));
+			pt.qd->Run();
+			return;
 		}
 		why--;
 	}
 	S->drops[why < SPRITZ_SW_DROP_MAX ? why : (uint32_t)SPRITZ_SW_DROP_NO_PORT]++;
-	return true; /* consumed: dropped */
 }
 
 /* -------------------------------------------------------------- the host */
@@ -735,15 +720,9 @@ public:
 	SimRoutingHelper *Copy() const override { return new SimRoutingHelper(*this); }
 	Ptr<Ipv4RoutingProtocol> Create(Ptr<Node> node) const override
 	{
-		uint32_t id = node->GetId(), nsw = g_sim->t->nsw;
-
-		if (id < nsw) {
-			Ptr<SwitchRouting> r = CreateObject<SwitchRouting>();
-			r->sw = id;
-			return r;
-		}
 		Ptr<HostRouting> r = CreateObject<HostRouting>();
-		r->host = id - nsw;
+
+		r->host = node->GetId() - g_sim->t->nsw;
 		return r;
 	}
 };
@@ -970,8 +949,13 @@ void build_fabric(const Params &P)
 	SimRoutingHelper rh;
 	stack.SetRoutingHelper(rh);
 	stack.SetIpv6StackInstall(false);
-	stack.Install(sws);
 	stack.Install(hosts);
+	/* a switch has no IP stack: queue disciplines, and switch_rx() */
+	for (s = 0; s < nsw; s++) {
+		sws.Get(s)->AggregateObject(CreateObject<TrafficControlLayer>());
+		sws.Get(s)->RegisterProtocolHandler(MakeBoundCallback(&switch_rx, s),
+						    Ipv4L3Protocol::PROT_NUMBER, nullptr);
+	}
 
 	uint32_t qp = P.queue_pkts;
 	if (!qp)
@@ -1002,7 +986,6 @@ void build_fabric(const Params &P)
 	S->ports.assign(nsw, std::vector<SwPort>(SPRITZ_SW_MAX_SLOTS));
 	S->slot_of_if.assign(nsw, std::vector<uint8_t>());
 	S->host_route.resize(nhosts);
-	uint32_t swaddr = (172u << 24) | (16u << 16) | 1;
 	Ipv4Address gw("10.255.255.254");
 	auto attach = [&](Ptr<Node> n, Ptr<NetDevice> d, Ipv4Address a) {
 		Ptr<Ipv4> ip = n->GetObject<Ipv4>();
@@ -1011,20 +994,16 @@ void build_fabric(const Params &P)
 		ip->SetUp(ifi);
 		return ifi;
 	};
-	auto sw_port = [&](uint32_t sw, uint32_t slot, Ptr<NetDevice> d, uint32_t ifi) {
+	auto sw_port = [&](uint32_t sw, uint32_t slot, Ptr<NetDevice> d) {
 		SwPort &pt = S->ports[sw][slot];
-		Ptr<TrafficControlLayer> tc = S->sw_nodes[sw]->GetObject<TrafficControlLayer>();
+		uint32_t ifi = d->GetIfIndex();
 
-		pt.ifidx = ifi;
 		pt.dev = d;
-		pt.qd = tc->GetRootQueueDiscOnDevice(d);
+		pt.qd = S->sw_nodes[sw]->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(d);
 		pt.dq = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
 		pt.flags = SPRITZ_SW_PORT_VALID;
-		pt.route = Create<Ipv4Route>();
-		pt.route->SetDestination(gw);
-		pt.route->SetGateway(gw);
-		pt.route->SetSource(Ipv4Address(swaddr));
-		pt.route->SetOutputDevice(d);
+		/* RED's marking draws: a stream per port, whatever else the fabric holds */
+		DynamicCast<RedQueueDisc>(pt.qd)->AssignStreams(SPRITZ_SW_SLOT_KEY(sw, slot));
 		if (S->slot_of_if[sw].size() <= ifi)
 			S->slot_of_if[sw].resize(ifi + 1, SPRITZ_SW_SLOT_NONE);
 		S->slot_of_if[sw][ifi] = slot;
@@ -1044,8 +1023,8 @@ void build_fabric(const Params &P)
 									   SPRITZ_DEF_SWITCH_PS)));
 			NetDeviceContainer d = p2p.Install(sws.Get(s), sws.Get(n));
 			tch.Install(d);
-			sw_port(s, i, d.Get(0), attach(sws.Get(s), d.Get(0), Ipv4Address(swaddr++)));
-			sw_port(n, back, d.Get(1), attach(sws.Get(n), d.Get(1), Ipv4Address(swaddr++)));
+			sw_port(s, i, d.Get(0));
+			sw_port(n, back, d.Get(1));
 		}
 	}
 	/* host links: local cables, half the switch latency each way */
@@ -1058,8 +1037,7 @@ void build_fabric(const Params &P)
 		tch_host.Install(d.Get(0));
 		tch.Install(d.Get(1));
 		attach(hosts.Get(i), d.Get(0), host_addr(s, k));
-		sw_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1),
-			attach(sws.Get(s), d.Get(1), Ipv4Address(swaddr++)));
+		sw_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1));
 		Ptr<Ipv4Route> r = Create<Ipv4Route>();
 		r->SetDestination(gw);
 		r->SetGateway(gw);
