@@ -41,6 +41,26 @@ struct Scheme {
 /* Parse a lab/run scheme name; false if unknown. */
 bool scheme_parse(const std::string &name, Scheme *s);
 
+/* What a switch port's queue does with an arriving packet. */
+enum PortVerdict { PORT_ENQUEUE, PORT_MARK, PORT_DROP };
+
+/*
+ * Table II's port queue: @n packets wait of at most @cap; a packet is
+ * marked CE with a probability rising linearly from 0 at @kmin packets to
+ * 1 at @kmax (@u: a uniform draw in [0, 1)); one that is not ECN-capable
+ * (!@ect) is dropped where it would be marked, as RED with ECN does; a
+ * full queue drops.
+ */
+inline PortVerdict port_verdict(uint32_t n, uint32_t cap, double kmin, double kmax, double u,
+				bool ect)
+{
+	if (n >= cap)
+		return PORT_DROP;
+	if (n < kmin || (n < kmax && u >= (n - kmin) / (kmax - kmin)))
+		return PORT_ENQUEUE;
+	return ect ? PORT_MARK : PORT_DROP;
+}
+
 /* A 64-bit xorshift* generator: the simulator's only random source. */
 struct Rng {
 	uint64_t s;

@@ -20,12 +20,13 @@
  * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
  * switch and per host, point-to-point links at Table II's speed and cable
  * latencies, the switch latency folded into the links out of a switch, a
- * RED queue with ECN (instantaneous, 0.2-0.8 of the queue) on every port.
+ * queue of one BDP marking ECN between 0.2 and 0.8 of it on every switch
+ * port (port_verdict()).
  *
  * A switch is a node without an IP stack: switch_rx(), its handler of
  * IPv4 packets, fills struct spritz_sw_pkt, calls spritz_sw_decide()
  * (include/spritz/switch_core.h) as bpf/spritz_switch.bpf.c does, and
- * hands the packet to the output port's queue discipline; the EV rides
+ * hands the packet to the output port's queue; the EV rides
  * in a packet tag (the flow label of the deployment).  Hosts run
  * ns-3's TCP (DCTCP, ECN, SACK, an ACK per segment); HostRouting's
  * RouteOutput() sees every segment TCP sends and does what the tc egress
@@ -189,9 +190,9 @@ Sim *g_sim;
 
 struct SwPort {
 	Ptr<NetDevice> dev;
-	Ptr<QueueDisc> qd;
-	Ptr<Queue<Packet>> dq;
+	Ptr<Queue<Packet>> dq; /* the port's queue: its device's */
 	uint8_t flags = 0;
+	uint64_t marks = 0, drops = 0; /* ECN marks, queue drops */
 };
 
 struct Sim {
@@ -216,6 +217,9 @@ struct Sim {
 	uint32_t dupthresh = 3; /* the hosts' TCP DupThresh (ReTxThreshold, fixed in ns-3) */
 	spritz_stats st;
 	Rng rng{1};
+	Rng mark_rng{1};	/* the switch ports' marking draws */
+	uint32_t queue_pkts = 88; /* a switch port's queue */
+	double ecn_min = 0, ecn_max = 0; /* its marking thresholds, packets */
 	uint32_t nfinished = 0;
 	uint64_t deadline_us = 0;
 	/* counters */
@@ -315,14 +319,31 @@ void sw_fill(uint32_t me, uint32_t in_slot, const Ipv4Header &h, Ptr<const Packe
 	in->rnd = S->rng.next();
 }
 
-/* Backlog of a switch port now, bytes: its RED queue and the device's queue. */
+/* Backlog of a switch port now, bytes (the packet on the wire not counted). */
 uint32_t port_backlog(uint32_t s, uint32_t slot)
 {
 	SwPort &pt = g_sim->ports[s][slot];
 
-	if (!pt.qd)
-		return 0;
-	return pt.qd->GetNBytes() + (pt.dq ? pt.dq->GetNBytes() : 0);
+	return pt.dq ? pt.dq->GetNBytes() : 0;
+}
+
+/* Admit a packet to switch port @pt's queue (port_verdict()); false: dropped. */
+bool port_admit(SwPort &pt, Ipv4Header &h)
+{
+	Sim *S = g_sim;
+
+	switch (port_verdict(pt.dq->GetNPackets(), S->queue_pkts, S->ecn_min, S->ecn_max,
+			     S->mark_rng.next() * 0x1p-32, h.GetEcn() != Ipv4Header::ECN_NotECT)) {
+	case PORT_ENQUEUE:
+		return true;
+	case PORT_MARK:
+		h.SetEcn(Ipv4Header::ECN_CE);
+		pt.marks++;
+		return true;
+	default:
+		pt.drops++;
+		return false;
+	}
 }
 
 uint32_t peer_of(uint32_t s, uint32_t slot)
@@ -417,11 +438,11 @@ void switch_rx(uint32_t sw, Ptr<NetDevice> idev, Ptr<const Packet> rx, uint16_t,
 			if (dec.role == SPRITZ_SW_ROLE_ECMP1 && cfg->mode == SPRITZ_SW_MODE_UGAL_L &&
 			    dec.val_port != SPRITZ_SW_SLOT_NONE)
 				(dec.minimal ? S->ugal_min : S->ugal_val)++;
+			if (!port_admit(pt, h))
+				return;
 			h.SetTtl(h.GetTtl() - 1);
-			/* TrafficControlLayer::Send() without its look-up of the device */
-			pt.qd->Enqueue(Create<Ipv4QueueDiscItem>(p, pt.dev->GetBroadcast(),
-								 Ipv4L3Protocol::PROT_NUMBER, h));
-			pt.qd->Run();
+			p->AddHeader(h);
+			pt.dev->Send(p, pt.dev->GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER);
 			return;
 		}
 		why--;
@@ -950,29 +971,22 @@ void build_fabric(const Params &P)
 	stack.SetRoutingHelper(rh);
 	stack.SetIpv6StackInstall(false);
 	stack.Install(hosts);
-	/* a switch has no IP stack: queue disciplines, and switch_rx() */
-	for (s = 0; s < nsw; s++) {
-		sws.Get(s)->AggregateObject(CreateObject<TrafficControlLayer>());
+	/* a switch has no IP stack: its ports' queues, and switch_rx() */
+	for (s = 0; s < nsw; s++)
 		sws.Get(s)->RegisterProtocolHandler(MakeBoundCallback(&switch_rx, s),
 						    Ipv4L3Protocol::PROT_NUMBER, nullptr);
-	}
 
 	uint32_t qp = P.queue_pkts;
 	if (!qp)
 		qp = t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88; /* Table II */
+	S->queue_pkts = qp;
+	S->ecn_min = 0.2 * qp;
+	S->ecn_max = 0.8 * qp;
 	snprintf(rate, sizeof(rate), "%.0fMbps", P.rate_gbps * 1000);
-	TrafficControlHelper tch;
-	tch.SetRootQueueDisc("ns3::RedQueueDisc", "UseEcn", BooleanValue(true), "UseHardDrop",
-			     BooleanValue(false), "MeanPktSize", UintegerValue(4160), "QW",
-			     DoubleValue(1.0), "LInterm", DoubleValue(1.0), "MinTh",
-			     DoubleValue(0.2 * qp), "MaxTh", DoubleValue(0.8 * qp), "MaxSize",
-			     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, qp)), "LinkBandwidth",
-			     DataRateValue(DataRate(rate)), "LinkDelay",
-			     TimeValue(NanoSeconds(25)));
 	/*
 	 * An endpoint's own egress: a FIFO that holds what its TCP sends,
 	 * neither marking nor dropping it, as a Linux sender's qdisc under
-	 * TCP Small Queues; a one-BDP RED queue there would drop a third of
+	 * TCP Small Queues; a one-BDP queue there would drop a third of
 	 * every 1.5-BDP initial window at the sender itself.
 	 */
 	TrafficControlHelper tch_host;
@@ -981,7 +995,9 @@ void build_fabric(const Params &P)
 	PointToPointHelper p2p;
 	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
 	p2p.SetDeviceAttribute("Mtu", UintegerValue(4160));
-	p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", StringValue("1p"));
+	/* the switch ports' queues (port_admit()), and a host's device queue */
+	p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize",
+		     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, qp)));
 
 	S->ports.assign(nsw, std::vector<SwPort>(SPRITZ_SW_MAX_SLOTS));
 	S->slot_of_if.assign(nsw, std::vector<uint8_t>());
@@ -999,11 +1015,8 @@ void build_fabric(const Params &P)
 		uint32_t ifi = d->GetIfIndex();
 
 		pt.dev = d;
-		pt.qd = S->sw_nodes[sw]->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(d);
 		pt.dq = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
 		pt.flags = SPRITZ_SW_PORT_VALID;
-		/* RED's marking draws: a stream per port, whatever else the fabric holds */
-		DynamicCast<RedQueueDisc>(pt.qd)->AssignStreams(SPRITZ_SW_SLOT_KEY(sw, slot));
 		if (S->slot_of_if[sw].size() <= ifi)
 			S->slot_of_if[sw].resize(ifi + 1, SPRITZ_SW_SLOT_NONE);
 		S->slot_of_if[sw][ifi] = slot;
@@ -1022,7 +1035,6 @@ void build_fabric(const Params &P)
 			p2p.SetChannelAttribute("Delay", TimeValue(PicoSeconds(cable +
 									   SPRITZ_DEF_SWITCH_PS)));
 			NetDeviceContainer d = p2p.Install(sws.Get(s), sws.Get(n));
-			tch.Install(d);
 			sw_port(s, i, d.Get(0));
 			sw_port(n, back, d.Get(1));
 		}
@@ -1035,7 +1047,6 @@ void build_fabric(const Params &P)
 		k = S->host_k[i];
 		NetDeviceContainer d = p2p.Install(hosts.Get(i), sws.Get(s));
 		tch_host.Install(d.Get(0));
-		tch.Install(d.Get(1));
 		attach(hosts.Get(i), d.Get(0), host_addr(s, k));
 		sw_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1));
 		Ptr<Ipv4Route> r = Create<Ipv4Route>();
@@ -1192,11 +1203,8 @@ void write_results(FILE *o, double wall, double cpu)
 
 	for (int s = 0; s < S->t->nsw; s++) {
 		for (auto &pt : S->ports[s]) {
-			if (!pt.qd)
-				continue;
-			const QueueDisc::Stats &q = pt.qd->GetStats();
-			marks += q.nTotalMarkedPackets;
-			qdrops += q.nTotalDroppedPackets;
+			marks += pt.marks;
+			qdrops += pt.drops;
 		}
 	}
 	for (Ptr<Node> n : S->host_nodes) {
@@ -1359,6 +1367,7 @@ int main(int argc, char **argv)
 	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_ECMP, 0, &S->cfg_ecmp);
 	S->rng = Rng(have_rng ? rng_seed : P.seed);
+	S->mark_rng = Rng((have_rng ? rng_seed : P.seed) ^ 0xec4ULL << 32);
 	S->deadline_us = P.deadline_us;
 	S->progress = progress;
 

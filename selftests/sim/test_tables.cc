@@ -9,6 +9,9 @@
  *
  * Fixture: Dragonfly p=2,a=4,h=2, hosts 0 and 1 behind switch 0, and the
  * list of switch 0 to switch 5 (another group: 8 paths).
+ *
+ * Also the switch ports' queue rule (port_verdict() of sim/model.h):
+ * Table II's queue of one BDP, ECN marks linear between 0.2 and 0.8 of it.
  */
 #include <cerrno>
 #include <map>
@@ -143,7 +146,51 @@ void test_bad_keys(void)
 	ASSERT_EQ(f.tab->disabled_now().size(), 0, "nothing disabled");
 }
 
+/* A row: backlog, draw, ECN-capable -> verdict, on Dragonfly's 88-packet queue. */
+struct QueueRow {
+	uint32_t n;
+	double u;
+	bool ect;
+	PortVerdict want;
+	const char *name;
+};
+
+void test_port_queue(void)
+{
+	const uint32_t cap = 88;
+	const double kmin = 0.2 * cap, kmax = 0.8 * cap; /* 17.6, 70.4 */
+	static const QueueRow rows[] = {
+		{ 0, 0.0, true, PORT_ENQUEUE, "empty" },
+		{ 17, 0.0, true, PORT_ENQUEUE, "below 0.2: never marked" },
+		{ 17, 0.0, false, PORT_ENQUEUE, "below 0.2: not ECN-capable, kept" },
+		{ 18, 0.0, true, PORT_MARK, "just above 0.2, lowest draw: marked" },
+		{ 18, 0.01, true, PORT_ENQUEUE, "just above 0.2: p = 0.0076" },
+		{ 44, 0.49, true, PORT_MARK, "half way (p = 0.5): a draw below" },
+		{ 44, 0.51, true, PORT_ENQUEUE, "half way: a draw above" },
+		{ 44, 0.49, false, PORT_DROP, "half way, not ECN-capable: dropped instead" },
+		{ 44, 0.51, false, PORT_ENQUEUE, "half way, not ECN-capable, draw above: kept" },
+		{ 70, 0.99, true, PORT_MARK, "below 0.8: p = 0.992" },
+		{ 71, 0.9999, true, PORT_MARK, "above 0.8: always" },
+		{ 87, 0.9999, false, PORT_DROP, "above 0.8, not ECN-capable: always dropped" },
+		{ 88, 0.0, true, PORT_DROP, "full" },
+		{ 500, 0.0, true, PORT_DROP, "past full" },
+	};
+	int n = 0;
+
+	for (const QueueRow &r : rows)
+		ASSERT_EQ(port_verdict(r.n, cap, kmin, kmax, r.u, r.ect), r.want, r.name);
+	/* over an even grid of draws the marked share is the line's value */
+	for (int i = 0; i < 1000; i++)
+		n += port_verdict(44, cap, kmin, kmax, (i + 0.5) / 1000, true) == PORT_MARK;
+	ASSERT_EQ(n, 500, "marks of 1000 draws at 44 packets (p = 0.5)");
+	n = 0;
+	for (int i = 0; i < 1000; i++)
+		n += port_verdict(31, cap, kmin, kmax, (i + 0.5) / 1000, true) == PORT_MARK;
+	ASSERT_EQ(n, 254, "marks of 1000 draws at 31 packets (p = 13.4 / 52.8)");
+}
+
 const struct test_case cases[] = {
+	{ "port_queue", test_port_queue },
 	{ "per_host", test_per_host },
 	{ "expiry", test_expiry },
 	{ "last_path", test_last_path },
