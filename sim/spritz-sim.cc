@@ -26,8 +26,8 @@
  * A switch is a node without an IP stack: switch_rx(), its handler of
  * IPv4 packets, fills struct spritz_sw_pkt, calls spritz_sw_decide()
  * (include/spritz/switch_core.h) as bpf/spritz_switch.bpf.c does, and
- * hands the packet to the output port's queue; the EV rides
- * in a packet tag (the flow label of the deployment).  Hosts run
+ * hands the packet to the output port's queue; the EV rides in a packet
+ * tag (the flow label of the deployment).  Hosts run
  * ns-3's TCP (DCTCP, ECN, SACK, an ACK per segment); HostRouting's
  * RouteOutput() sees every segment TCP sends and does what the tc egress
  * program does (lb.h, feedback.h, a pick from the sampler of sampler.h),
@@ -408,9 +408,9 @@ uint32_t sw_decide(uint32_t me, const spritz_sw_cfg *cfg, spritz_sw_pkt *in,
 
 /*
  * A switch's receive handler: each IPv4 packet from one of its ports, as
- * the BPF switch at tc ingress sees it; forwards it to the output port's
- * queue discipline with the hop limit decremented, as bpf_redirect() to
- * the port's egress qdisc, or drops it and counts why.
+ * the BPF switch at tc ingress sees it; forwards it through the output
+ * port's queue (port_admit()) with the hop limit decremented, as
+ * bpf_redirect() to the port, or drops it and counts why.
  */
 void switch_rx(uint32_t sw, Ptr<NetDevice> idev, Ptr<const Packet> rx, uint16_t,
 	       const Address &, const Address &, NetDevice::PacketType)
