@@ -23,7 +23,9 @@
 #                background's; connections open before time 0
 #                (--connect-us); windows stop at 1.5 BDP (--max-cwnd); a
 #                flow alone loses and marks nothing (its sender's queue
-#                holds its window); a bad argument exits 2; sim/eval
+#                holds its window); four flows into one host make the
+#                switch ports mark, and drop only past a full queue; a
+#                bad argument exits 2; sim/eval
 #                writes the tables of the experiments it finds
 #
 # Usage: selftests/sim/sim.sh walk|permutation|blackhole|smallflow|scenarios
@@ -282,7 +284,7 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 14))"
+	ktap_header "$(($(wc -l <<< "$cases") + 16))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
@@ -304,6 +306,18 @@ scenarios)
 			'.finished == 1 and .sim.queue_drops == 0 and .sim.ecn_marks == 0 and
 			 .flows[0].retransmits == 0' --deadline-us 100000 --dupthresh 44
 	done
+	# four senders of one group to one host, minimal routes: the shared
+	# links' queues mark; a one-BDP queue also drops the four initial
+	# windows' excess, a queue larger than every flow does not
+	printf '0 fd00:%s::1 fd00:16::1 1048576 incast\n' 0 1 2 3 > "$tmp/incast4"
+	run_test "spritz-sim: 4 to 1, one-BDP queues: marks and drops, every flow finishes" \
+		sim_case "$topo" "$tmp/incast4" minimal \
+		'.finished == 4 and .sim.ecn_marks > 0 and .sim.queue_drops > 0' \
+		--deadline-us 100000
+	run_test "spritz-sim: 4 to 1, queues of 2000 packets: marks, no drop" \
+		sim_case "$topo" "$tmp/incast4" minimal \
+		'.finished == 4 and .sim.ecn_marks > 0 and .sim.queue_drops == 0 and
+		 ([.flows[].retransmits] | add) == 0' --deadline-us 100000 --queue-pkts 2000
 	run_test "spritz-sim --ecmp-tag of no flow: exit 1" expect 1 \
 		"failed to use --ecmp-tag nosuch: no flow has it" \
 		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --ecmp-tag nosuch
