@@ -244,6 +244,9 @@ ASAN_LIB := $(ASAN_OUT)/user/libspritz.a
 ASAN_CTL_OBJS := $(patsubst %.c,$(ASAN_OUT)/%.o,$(CTL_SRCS))
 ASAN_SPRITZCTL := $(ASAN_OUT)/spritzctl
 ASAN_UTESTS := $(patsubst selftests/user/%.c,$(ASAN_OUT)/selftests/user/%,$(UTEST_SRCS))
+# the simulator's tables test too, by clang++ (its C++ needs no ns-3)
+SAN_CXX ?= $(CLANG)++
+ASAN_SIM_UTESTS := $(if $(SIM_UTESTS),$(ASAN_OUT)/selftests/sim/test_tables)
 
 FUZZ_OUT := $(OUT)/fuzz
 FUZZ_CFLAGS := $(CFLAGS) $(WARN) -fsanitize=fuzzer-no-link,address,undefined \
@@ -253,7 +256,7 @@ FUZZ_LIB := $(FUZZ_OUT)/user/libspritz.a
 FUZZ_SRCS := $(sort $(wildcard selftests/fuzz/fuzz_*.c))
 FUZZERS := $(patsubst selftests/fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRCS))
 
-asan: $(ASAN_UTESTS) $(ASAN_SPRITZCTL)
+asan: $(ASAN_UTESTS) $(ASAN_SPRITZCTL) $(ASAN_SIM_UTESTS)
 fuzzers: $(FUZZERS)
 
 $(ASAN_OUT)/user/%.o: user/%.c $(wildcard include/spritz/*.h user/lib/*.h)
@@ -272,6 +275,13 @@ $(ASAN_LIB): $(ASAN_LIB_OBJS)
 $(ASAN_SPRITZCTL): $(ASAN_CTL_OBJS) $(ASAN_LIB)
 	$(msg) LD $@
 	$(Q)$(SAN_CC) $(ASAN_CFLAGS) -o $@ $(ASAN_CTL_OBJS) $(ASAN_LIB) $(USER_LDLIBS)
+
+$(ASAN_OUT)/selftests/sim/test_tables: selftests/sim/test_tables.cc sim/tables.cc sim/model.h \
+		$(ASAN_LIB) selftests/lib/test.h $(wildcard include/spritz/*.h)
+	$(msg) CXX-ASAN $<
+	@mkdir -p $(@D)
+	$(Q)$(SAN_CXX) $(filter-out -O2,$(SIM_CXXFLAGS)) -O1 $(SAN_FLAGS) -I$(SRC)/selftests/lib \
+		-I$(SRC)/sim -o $@ $< sim/tables.cc $(ASAN_LIB) $(USER_LDLIBS)
 
 $(ASAN_OUT)/selftests/user/%: selftests/user/%.c $(ASAN_LIB) selftests/lib/test.h \
 		$(wildcard selftests/user/*.h)
