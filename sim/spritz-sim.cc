@@ -983,19 +983,10 @@ void build_fabric(const Params &P)
 	S->ecn_min = 0.2 * qp;
 	S->ecn_max = 0.8 * qp;
 	snprintf(rate, sizeof(rate), "%.0fMbps", P.rate_gbps * 1000);
-	/*
-	 * An endpoint's own egress: a FIFO that holds what its TCP sends,
-	 * neither marking nor dropping it, as a Linux sender's qdisc under
-	 * TCP Small Queues; a one-BDP queue there would drop a third of
-	 * every 1.5-BDP initial window at the sender itself.
-	 */
-	TrafficControlHelper tch_host;
-	tch_host.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
-				  QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, 64 * qp)));
 	PointToPointHelper p2p;
 	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
 	p2p.SetDeviceAttribute("Mtu", UintegerValue(4160));
-	/* the switch ports' queues (port_admit()), and a host's device queue */
+	/* the switch ports' queues (port_admit()); a host's is set below */
 	p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize",
 		     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, qp)));
 
@@ -1046,7 +1037,15 @@ void build_fabric(const Params &P)
 		s = S->host_sw[i];
 		k = S->host_k[i];
 		NetDeviceContainer d = p2p.Install(hosts.Get(i), sws.Get(s));
-		tch_host.Install(d.Get(0));
+		/*
+		 * An endpoint's own egress: its device's FIFO of 64 BDP holds
+		 * what its TCP sends, neither marking nor dropping it, as a
+		 * Linux sender's qdisc under TCP Small Queues; a one-BDP queue
+		 * there would drop a third of every 1.5-BDP initial window at
+		 * the sender itself.  No queue discipline in front of it.
+		 */
+		DynamicCast<PointToPointNetDevice>(d.Get(0))->GetQueue()->SetMaxSize(
+			QueueSize(QueueSizeUnit::PACKETS, 64 * qp));
 		attach(hosts.Get(i), d.Get(0), host_addr(s, k));
 		sw_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1));
 		Ptr<Ipv4Route> r = Create<Ipv4Route>();
@@ -1207,14 +1206,11 @@ void write_results(FILE *o, double wall, double cpu)
 			qdrops += pt.drops;
 		}
 	}
-	for (Ptr<Node> n : S->host_nodes) {
-		Ptr<TrafficControlLayer> tc = n->GetObject<TrafficControlLayer>();
-		Ptr<QueueDisc> qd = tc->GetRootQueueDiscOnDevice(n->GetDevice(1));
-		if (qd) {
-			marks += qd->GetStats().nTotalMarkedPackets;
-			qdrops += qd->GetStats().nTotalDroppedPackets;
-		}
-	}
+	/* an endpoint's own egress (never full in a run so far) */
+	for (Ptr<Node> n : S->host_nodes)
+		qdrops += DynamicCast<PointToPointNetDevice>(n->GetDevice(1))
+				  ->GetQueue()
+				  ->GetTotalDroppedPackets();
 	bh = S->drops[SPRITZ_SW_DROP_BLACKHOLE];
 	/* an unfinished flow counts up to where the run stopped (lab/run's rule) */
 	fprintf(o, "{\n \"deadline_us\": %llu,\n \"flows_total\": %zu,\n \"finished\": %u,\n",
