@@ -44,16 +44,20 @@ bool scheme_parse(const std::string &name, Scheme *s);
 /* What a switch port's queue does with an arriving packet. */
 enum PortVerdict { PORT_ENQUEUE, PORT_MARK, PORT_DROP };
 
+/* Table II's ECN marking thresholds, fractions of a port's queue. */
+constexpr double PORT_ECN_MIN = 0.2, PORT_ECN_MAX = 0.8;
+
 /*
  * Table II's port queue: @n packets wait of at most @cap; a packet is
- * marked CE with a probability rising linearly from 0 at @kmin packets to
- * 1 at @kmax (@u: a uniform draw in [0, 1)); one that is not ECN-capable
- * (!@ect) is dropped where it would be marked, as RED with ECN does; a
- * full queue drops.
+ * marked CE with a probability rising linearly from 0 at PORT_ECN_MIN of
+ * the queue to 1 at PORT_ECN_MAX (@u: a uniform draw in [0, 1)); one that
+ * is not ECN-capable (!@ect) is dropped where it would be marked, as RED
+ * with ECN does; a full queue drops.
  */
-inline PortVerdict port_verdict(uint32_t n, uint32_t cap, double kmin, double kmax, double u,
-				bool ect)
+inline PortVerdict port_verdict(uint32_t n, uint32_t cap, double u, bool ect)
 {
+	const double kmin = PORT_ECN_MIN * cap, kmax = PORT_ECN_MAX * cap;
+
 	if (n >= cap)
 		return PORT_DROP;
 	if (n < kmin || (n < kmax && u >= (n - kmin) / (kmax - kmin)))

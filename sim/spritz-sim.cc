@@ -57,7 +57,6 @@
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
-#include "ns3/traffic-control-module.h"
 
 #include "model.h"
 
@@ -206,7 +205,7 @@ struct Sim {
 	std::vector<std::vector<uint8_t>> slot_of_if; /* [s][ifindex] */
 	std::vector<uint32_t> host_base;	/* first host number of each switch */
 	std::vector<uint32_t> host_sw, host_k;
-	std::vector<Ptr<Node>> sw_nodes, host_nodes;
+	std::vector<Ptr<Node>> host_nodes;
 	std::vector<Ptr<Ipv4Route>> host_route;
 	std::vector<Flow> flows;
 	std::vector<std::pair<int, int>> failed; /* (switch, port) */
@@ -218,8 +217,7 @@ struct Sim {
 	spritz_stats st;
 	Rng rng{1};
 	Rng mark_rng{1};	/* the switch ports' marking draws */
-	uint32_t queue_pkts = 88; /* a switch port's queue */
-	double ecn_min = 0, ecn_max = 0; /* its marking thresholds, packets */
+	uint32_t queue_pkts = 88; /* a switch port's queue, packets (--queue-pkts) */
 	uint32_t nfinished = 0;
 	uint64_t deadline_us = 0;
 	/* counters */
@@ -332,8 +330,8 @@ bool port_admit(SwPort &pt, Ipv4Header &h)
 {
 	Sim *S = g_sim;
 
-	switch (port_verdict(pt.dq->GetNPackets(), S->queue_pkts, S->ecn_min, S->ecn_max,
-			     S->mark_rng.next() * 0x1p-32, h.GetEcn() != Ipv4Header::ECN_NotECT)) {
+	switch (port_verdict(pt.dq->GetNPackets(), S->queue_pkts, S->mark_rng.next() * 0x1p-32,
+			     h.GetEcn() != Ipv4Header::ECN_NotECT)) {
 	case PORT_ENQUEUE:
 		return true;
 	case PORT_MARK:
@@ -963,7 +961,6 @@ void build_fabric(const Params &P)
 	sws.Create(nsw);
 	hosts.Create(nhosts);
 	for (s = 0; s < nsw; s++)
-		S->sw_nodes.push_back(sws.Get(s));
 	for (i = 0; i < nhosts; i++)
 		S->host_nodes.push_back(hosts.Get(i));
 	InternetStackHelper stack;
@@ -980,8 +977,6 @@ void build_fabric(const Params &P)
 	if (!qp)
 		qp = t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88; /* Table II */
 	S->queue_pkts = qp;
-	S->ecn_min = 0.2 * qp;
-	S->ecn_max = 0.8 * qp;
 	snprintf(rate, sizeof(rate), "%.0fMbps", P.rate_gbps * 1000);
 	PointToPointHelper p2p;
 	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
@@ -1206,7 +1201,7 @@ void write_results(FILE *o, double wall, double cpu)
 			qdrops += pt.drops;
 		}
 	}
-	/* an endpoint's own egress (never full in a run so far) */
+	/* an endpoint's own egress */
 	for (Ptr<Node> n : S->host_nodes)
 		qdrops += DynamicCast<PointToPointNetDevice>(n->GetDevice(1))
 				  ->GetQueue()
@@ -1362,8 +1357,9 @@ int main(int argc, char **argv)
 		die("failed to use %s: %s", topo, err);
 	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_ECMP, 0, &S->cfg_ecmp);
-	S->rng = Rng(have_rng ? rng_seed : P.seed);
-	S->mark_rng = Rng((have_rng ? rng_seed : P.seed) ^ 0xec4ULL << 32);
+	uint64_t seed = have_rng ? rng_seed : P.seed;
+	S->rng = Rng(seed);
+	S->mark_rng = Rng(seed ^ 0xec4ULL << 32);
 	S->deadline_us = P.deadline_us;
 	S->progress = progress;
 
@@ -1436,7 +1432,7 @@ int main(int argc, char **argv)
 		die("failed to use --stop-tag %s: no flow has it", S->stop_tag.c_str());
 	if (!S->ecmp_tag.empty() && !necmp)
 		die("failed to use --ecmp-tag %s: no flow has it", S->ecmp_tag.c_str());
-	uint32_t qp = P.queue_pkts ? P.queue_pkts : S->t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88;
+	uint32_t qp = S->queue_pkts; /* build_fabric()'s */
 	/* the paper's initial and maximum window: 1.5 BDP */
 	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(qp * 3 / 2));
 	TcpDctcpCapped::cap_bytes =
