@@ -1211,7 +1211,8 @@ void write_results(FILE *o, double wall, double cpu)
 	fprintf(o, "{\n \"deadline_us\": %llu,\n \"flows_total\": %zu,\n \"finished\": %u,\n",
 		(unsigned long long)(exp_us() > 0 ? exp_us() : 0), S->flows.size(),
 		S->nfinished);
-	fprintf(o, " \"sim\": {\"scheme\": \"%s\", \"topo\": \"%s\", \"events\": %llu, "
+	fprintf(o, " \"sim\": {\"scheme\": \"%s\", \"topo\": \"%s\", \"rto_us\": %u, "
+		   "\"dupthresh\": %u, \"queue_pkts\": %u, \"events\": %llu, "
 		   "\"wall_s\": %.1f, \"cpu_s\": %.1f, \"sim_time_us\": %.3f, \"switch_packets\": %llu, "
 		   "\"steered\": %llu, \"data_sent\": %llu, \"ecn_marks\": %llu, "
 		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
@@ -1224,7 +1225,8 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
-		S->scheme.name.c_str(), S->t->name, (unsigned long long)Simulator::GetEventCount(),
+		S->scheme.name.c_str(), S->t->name, S->knobs.timeout_us, S->dupthresh, S->queue_pkts,
+		(unsigned long long)Simulator::GetEventCount(),
 		wall, cpu, exp_us(),
 		(unsigned long long)S->sw_packets, (unsigned long long)S->steered,
 		(unsigned long long)S->data_sent, (unsigned long long)marks,
