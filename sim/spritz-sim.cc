@@ -7,7 +7,8 @@
  *	           [--fail-links FRACTION] [--seed N] [--deadline-us US]
  *	           [--queue-pkts N] [--rto-us US] [--dupthresh N]
  *	           [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]
- *	           [--rng-seed N] [--progress] [--walk]
+ *	           [--rng-seed N] [--connect-us US] [--max-cwnd PKTS]
+ *	           [--progress] [--trace-flow N] [--no-disable] [--walk]
  *
  * --seed chooses the failed links and, unless --rng-seed is given, seeds
  * the simulator's random source (path picks, Valiant, failures).
@@ -16,6 +17,8 @@
  * with that tag to the switches' ECMP whatever the scheme (the paper's
  * collectives run beside an ECMP background): their hosts do not steer
  * them, and every switch routes their segments as in the scheme ecmp.
+ * --no-disable: the hosts judge TIMEOUTs as always (fb_timeout, Scout's
+ * eviction) but disable no path, to measure what disabling costs or saves.
  *
  * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
  * switch and per host, point-to-point links at Table II's speed and cable
@@ -230,6 +233,7 @@ struct Sim {
 	uint32_t nstop = 0;
 	double t0 = 0, last_progress = 0;
 	int64_t trace_flow = -1; /* --trace-flow: the flow whose sends and feedback go to stderr */
+	bool no_disable = false; /* --no-disable: TIMEOUTs judged, no path disabled */
 	uint64_t setup_ns = 20000; /* --connect-us: connections open this long before time 0 */
 };
 
@@ -503,7 +507,8 @@ void fb_one(Flow *f, const spritz_fb_event *e)
 	if (f->id == S->trace_flow)
 		fprintf(stderr, "trace %.3f fb kind %u ev %#06x class %u segs %u act %#x\n",
 			exp_us(), e->kind, e->ev, e->lat_class, e->segs, act);
-	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH))
+	/* --no-disable measures what disabling costs: the same run otherwise */
+	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH) || S->no_disable)
 		return;
 	if (S->tables->timeout(f->sh, f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
 		S->st.path_disables++;
@@ -1212,7 +1217,7 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)(exp_us() > 0 ? exp_us() : 0), S->flows.size(),
 		S->nfinished);
 	fprintf(o, " \"sim\": {\"scheme\": \"%s\", \"topo\": \"%s\", \"rto_us\": %u, "
-		   "\"dupthresh\": %u, \"queue_pkts\": %u, \"events\": %llu, "
+		   "\"dupthresh\": %u, \"queue_pkts\": %u, \"no_disable\": %s, \"events\": %llu, "
 		   "\"wall_s\": %.1f, \"cpu_s\": %.1f, \"sim_time_us\": %.3f, \"switch_packets\": %llu, "
 		   "\"steered\": %llu, \"data_sent\": %llu, \"ecn_marks\": %llu, "
 		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
@@ -1226,6 +1231,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, S->knobs.timeout_us, S->dupthresh, S->queue_pkts,
+		S->no_disable ? "true" : "false",
 		(unsigned long long)Simulator::GetEventCount(),
 		wall, cpu, exp_us(),
 		(unsigned long long)S->sw_packets, (unsigned long long)S->steered,
@@ -1275,7 +1281,7 @@ void usage()
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
 		"       [--rng-seed N] [--connect-us US] [--max-cwnd PKTS] [--progress]\n"
-		"       [--trace-flow N]\n");
+		"       [--trace-flow N] [--no-disable]\n");
 	exit(2);
 }
 
@@ -1303,6 +1309,7 @@ int main(int argc, char **argv)
 		{ "trace-flow", required_argument, nullptr, 'X' },
 		{ "connect-us", required_argument, nullptr, 'C' },
 		{ "max-cwnd", required_argument, nullptr, 'M' },
+		{ "no-disable", no_argument, nullptr, 'N' },
 		{ nullptr, 0, nullptr, 0 },
 	};
 	static Sim sim;
@@ -1332,6 +1339,7 @@ int main(int argc, char **argv)
 		case 'G': rng_seed = strtoul(optarg, nullptr, 0); have_rng = true; break;
 		case 'E': sim.ecmp_tag = optarg; break;
 		case 'X': sim.trace_flow = strtol(optarg, nullptr, 0); break;
+		case 'N': sim.no_disable = true; break;
 		case 'C': sim.setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
 		case 'M':
 			P.max_cwnd = strtoll(optarg, nullptr, 0);

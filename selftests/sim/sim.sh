@@ -10,7 +10,8 @@
 #   permutation  a small permutation: every flow finishes under a scheme
 #   blackhole    10 % of the links drop data: under a Spritz scheme every
 #                flow finishes and paths over failed links are disabled
-#                (counters); under ECMP some flow never finishes
+#                (counters); under ECMP some flow never finishes; with
+#                --no-disable timeouts are judged and no path disabled
 #   smallflow    the small-flow bias knows a flow by its size: of 1 MiB
 #                flows (above small_flow_bytes) only the SYNs are
 #                small-flow samples, of 64 KiB flows every sample is (with
@@ -185,20 +186,23 @@ max_cwnd_case()
 	done
 }
 
-# sim/run --dupthresh 44 --rto-us 200: results.json's timers and the
-# results.md header say so; a run with sim/run's defaults says 3 and 0.1 ms.
+# sim/run --dupthresh 44 --rto-us 200 --no-disable: results.json's timers
+# and no_disable and the results.md header say so; a run with sim/run's
+# defaults says 3, 0.1 ms and false.
 timers_case()
 {
 	local d=$tmp/timers
 
 	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario permutation \
 		--schemes minimal --size 65536 --deadline-us 200000 --dupthresh 44 --rto-us 200 \
-		--out "$d" >/dev/null 2>"$d.err" || { tail -n 3 "$d.err"; return 1; }
-	check_json "$d/results.json" '.timers == {setting: "sim", rto_min_ms: 0.2, dupthresh: 44}' ||
-		return 1
-	grep -qF "minimum RTO 200 us, duplicate-ACK threshold 44," "$d/results.md" ||
-		{ echo "results.md lacks the timers"; return 1; }
-	check_json "$tmp/permutation/results.json" '.timers.dupthresh == 3 and .timers.rto_min_ms == 0.1'
+		--no-disable --out "$d" >/dev/null 2>"$d.err" || { tail -n 3 "$d.err"; return 1; }
+	check_json "$d/results.json" '.timers == {setting: "sim", rto_min_ms: 0.2, dupthresh: 44} and
+		.no_disable == true' || return 1
+	grep -qF "minimum RTO 200 us, duplicate-ACK threshold 44," "$d/results.md" &&
+		grep -qF "no path disabled (--no-disable)" "$d/results.md" ||
+		{ echo "results.md lacks the timers or --no-disable"; return 1; }
+	check_json "$tmp/permutation/results.json" '.timers.dupthresh == 3 and
+		.timers.rto_min_ms == 0.1 and .no_disable == false'
 }
 
 # sim/eval --doc-only over an eval directory holding one small adversarial
@@ -257,17 +261,20 @@ permutation)
 blackhole)
 	"$flowgen" gen "$topo" --scenario permutation --size 131072 --seed 1 > "$tmp/flows" ||
 		exit 1
-	# SCHEME <TAB> expected results (seed 1 fails 9 of the 90 links)
+	# SCHEME <TAB> option (- for none) <TAB> expected results (seed 1
+	# fails 9 of the 90 links; --no-disable: timeouts judged, no path
+	# disabled)
 	cases=$(cat <<-'CASES'
-	scout	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0
-	spray-u	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0
-	ecmp	.sim.failed_links == 9 and .finished < .flows_total and .sim.path_disables == 0 and .sim.blackhole_drops > 0
+	scout	-	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0
+	spray-u	-	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0
+	ecmp	-	.sim.failed_links == 9 and .finished < .flows_total and .sim.path_disables == 0 and .sim.blackhole_drops > 0
+	spray-u	--no-disable	.sim.no_disable and .sim.fb_timeout > 0 and .sim.path_disables == 0 and .sim.disabled_failed == 0
 	CASES
 	)
 	ktap_header "$(wc -l <<< "$cases")"
-	while IFS=$'\t' read -r s expr; do
-		run_test "blackhole $s: $expr" sim_case "$topo" "$tmp/flows" "$s" "$expr" \
-			--fail-links 0.1 --seed 1 --deadline-us 20000
+	while IFS=$'\t' read -r s opt expr; do
+		run_test "blackhole $s $opt: $expr" sim_case "$topo" "$tmp/flows" "$s" "$expr" \
+			--fail-links 0.1 --seed 1 --deadline-us 20000 $([ "$opt" = - ] || echo "$opt")
 	done <<< "$cases"
 	;;
 smallflow)
@@ -363,7 +370,7 @@ scenarios)
 	run_test "sim/eval --dupthresh 44 without --only: exit 2" expect 2 \
 		"failed to use --dupthresh 44: only with --only adversarial, permutation or incast" \
 		"$SPRITZ_TOP/sim/eval" --dupthresh 44
-	run_test "sim/run --dupthresh, --rto-us: in results.json's timers and results.md" \
+	run_test "sim/run --dupthresh, --rto-us, --no-disable: in results.json and results.md" \
 		timers_case
 	run_test "sim/run --duration-us past the deadline: exit 2" expect 2 \
 		"failed to parse --duration-us 2000: not a number of microseconds below the deadline" \
