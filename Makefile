@@ -19,7 +19,7 @@
 #   make asan | fuzzers  only the sanitized builds (part of make tests)
 #   make sim          the ns-3 simulator (sim/; built by make all when ns-3's
 #                     headers are installed, Documentation/sim.rst)
-#   make eval         the paper-scale evaluation on the simulator (48 min on
+#   make eval         the paper-scale evaluation on the simulator (50 min on
 #                     2 cores; writes $(OUT)/eval/ and Documentation/evaluation.rst)
 #   make demo         the main job (see README.md)
 #   make install      PREFIX=/usr/local DESTDIR= (and uninstall; see below)
