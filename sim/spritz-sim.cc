@@ -965,7 +965,6 @@ void build_fabric(const Params &P)
 	NodeContainer sws, hosts;
 	sws.Create(nsw);
 	hosts.Create(nhosts);
-	for (s = 0; s < nsw; s++)
 	for (i = 0; i < nhosts; i++)
 		S->host_nodes.push_back(hosts.Get(i));
 	InternetStackHelper stack;
