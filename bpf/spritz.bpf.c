@@ -427,7 +427,8 @@ __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 			     struct spritz_stats *st, __u32 segs, int syn_again)
 {
 	struct spritz_lb_verdict v;
-	__u32 flags, k;
+	__u64 avoid;
+	__u32 flags;
 	int r;
 
 	if (!f || !c || !st)
@@ -447,12 +448,11 @@ __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 		st->pick_fail++;
 		return -1;
 	}
-	r = bpf_spritz_pick(f->src_switch, f->dst_switch, flags);
-	/* not where the flow just lost a send (spritz_fb_avoid()) */
-	for (k = 0; spritz_fb_draw_again(&f->fb, &f->lb, r, k); k++) {
-		r = bpf_spritz_pick(f->src_switch, f->dst_switch, SPRITZ_PICK_UNIFORM);
+	/* not where the flow just lost sends (spritz_fb_avoid()) */
+	avoid = spritz_fb_avoid(&f->fb, &f->lb);
+	if (avoid)
 		st->pick_avoid++;
-	}
+	r = bpf_spritz_pick(f->src_switch, f->dst_switch, flags, avoid);
 	if (r < 0) {
 		st->pick_fail++;
 		return -1;

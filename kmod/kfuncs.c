@@ -38,13 +38,15 @@ __bpf_kfunc u32 bpf_spritz_abi_version(void)
  * @src: source switch (the sending device's)
  * @dst: destination switch
  * @flags: SPRITZ_PICK_*
+ * @avoid: EVs not to return while another path is enabled (SPRITZ_AVOID_*)
  *
  * Returns SPRITZ_PICK(EV, lat_class), -ENOENT without a table for @src or a list
- * for @dst in it, -EINVAL for unknown flags.
+ * for @dst in it, -EINVAL for unknown flags or an @avoid of more than
+ * SPRITZ_AVOID_MAX EVs.
  */
-__bpf_kfunc s32 bpf_spritz_pick(u32 src, u32 dst, u32 flags)
+__bpf_kfunc s32 bpf_spritz_pick(u32 src, u32 dst, u32 flags, u64 avoid)
 {
-	return spritz_pick(src, dst, flags);
+	return spritz_pick(src, dst, flags, avoid);
 }
 
 /**

@@ -115,7 +115,7 @@ void spritz_tables_count(u32 *ndests, u32 *npaths);
 void spritz_staging_count(u32 *n, u64 *bytes);
 u32 spritz_path_weight_now(const struct spritz_path *p);
 u32 spritz_path_disabled_ms(const struct spritz_path *p);
-int spritz_pick(u32 src, u32 dst, u32 flags);
+int spritz_pick(u32 src, u32 dst, u32 flags, u64 avoid);
 int spritz_path_timeout(u32 src, u32 dst, u32 ev);
 int spritz_tables_init(void);
 void spritz_tables_exit(void);

@@ -44,8 +44,6 @@
 #include "compat.h"
 #include "spritz.h"
 
-/* Samples drawn before pick() falls back to a scan (disabled paths). */
-#define SPRITZ_PICK_TRIES 4
 
 DEFINE_MUTEX(spritz_table_mutex);
 /* Live tables by source switch; written under spritz_table_mutex. */
@@ -652,12 +650,42 @@ static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 src, u32 
 	return t->dests[dst];
 }
 
+/* May a pick take @p: enabled, and not in @avoid if @strict? */
+static bool spritz_pick_usable(const struct spritz_path *p, u64 avoid, bool strict)
+{
+	return !READ_ONCE(p->disabled_until) && !(strict && spritz_avoid_has(avoid, p->ev));
+}
+
 /*
- * Sample one path of @dst: O(1) alias lookup with the per-CPU prandom
- * state; skips paths disabled since the last rebuild (bounded retries,
- * then a scan).  Any context; no allocation, no lock.
+ * A path of @d chosen uniformly by random word @r among the enabled ones
+ * not in @avoid, else among the enabled ones; NULL if none (or if a
+ * concurrent disable took the chosen one between the two passes).
  */
-int spritz_pick(u32 src, u32 dst, u32 flags)
+static struct spritz_path *spritz_pick_scan(struct spritz_dest *d, u64 avoid, u32 r)
+{
+	u32 i, j, m = 0, enabled = 0;
+	bool strict;
+
+	for (i = 0; i < d->npaths; i++) {
+		enabled += spritz_pick_usable(&d->paths[i], avoid, false);
+		m += spritz_pick_usable(&d->paths[i], avoid, true);
+	}
+	strict = m > 0;
+	j = spritz_alias_column(strict ? m : enabled, r);
+	for (i = 0; i < d->npaths; i++)
+		if (spritz_pick_usable(&d->paths[i], avoid, strict) && !j--)
+			return &d->paths[i];
+	return NULL;
+}
+
+/*
+ * Sample one path of @dst other than the EVs of @avoid: O(1) alias lookup
+ * with the per-CPU prandom state.  A draw on a path disabled since the last
+ * rebuild, or on an avoided one, is drawn again (bounded: SPRITZ_PICK_TRIES),
+ * then a scan chooses uniformly among the paths it may take.  Any context;
+ * no allocation, no lock.
+ */
+int spritz_pick(u32 src, u32 dst, u32 flags, u64 avoid)
 {
 	const struct spritz_sampler *s;
 	const struct spritz_alias *col;
@@ -665,10 +693,10 @@ int spritz_pick(u32 src, u32 dst, u32 flags)
 	struct spritz_table *t;
 	struct rnd_state *rnd;
 	struct spritz_dest *d;
-	u32 i = 0, n, k;
+	u32 i = 0, n, k, r = 0;
 	int ret;
 
-	if (flags & ~SPRITZ_PICK_FLAGS_ALL)
+	if ((flags & ~SPRITZ_PICK_FLAGS_ALL) || SPRITZ_AVOID_N(avoid) > SPRITZ_AVOID_MAX)
 		return -EINVAL;
 	rcu_read_lock();
 	d = spritz_lookup(&t, src, dst);
@@ -685,20 +713,14 @@ int spritz_pick(u32 src, u32 dst, u32 flags)
 
 		i = spritz_alias_pick(col, n, hi, lo);
 		p = &d->paths[i];
-		if (!READ_ONCE(p->disabled_until))
+		if (spritz_pick_usable(p, avoid, true))
 			break;
 	}
+	if (k == SPRITZ_PICK_TRIES)
+		r = prandom_u32_state(rnd);
 	put_cpu_ptr(&spritz_rnd);
-	if (k < SPRITZ_PICK_TRIES)
-		goto found;
-	/* disabled since the last rebuild: first enabled path from i */
-	for (k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
-		if (!READ_ONCE(d->paths[i].disabled_until)) {
-			p = &d->paths[i];
-			break;
-		}
-	}
-found:
+	if (k == SPRITZ_PICK_TRIES)
+		p = spritz_pick_scan(d, avoid, r) ?: p;
 	atomic64_inc(&p->picks);
 	ret = SPRITZ_PICK(p->ev, p->lat_class);
 out:

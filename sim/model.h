@@ -106,9 +106,9 @@ class Tables {
 public:
 	Tables(spritz_topo *t, const spritz_knob_values &k) : t_(t), k_(k) {}
 	~Tables();
-	/* gen(w): EV | lat_class << 16, or -1 (no path). */
-	int pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint64_t now,
-		 Rng &rng);
+	/* gen(w) but the EVs of @avoid: EV | lat_class << 16, or -errno. */
+	int pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint64_t avoid,
+		 uint64_t now, Rng &rng);
 	/* A TIMEOUT on (host, dst, ev): disable it for disable_ms. 0 or -ENOENT. */
 	int timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint64_t now);
 	uint64_t disables = 0, enables = 0;

@@ -531,6 +531,7 @@ int host_decide(Flow *f, int syn_again)
 {
 	Sim *S = g_sim;
 	spritz_lb_verdict v;
+	uint64_t avoid;
 	uint32_t flags;
 	int r;
 
@@ -545,13 +546,12 @@ int host_decide(Flow *f, int syn_again)
 		S->st.pick_small_flow++;
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		S->st.pick_min_bias++;
-	r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, flags, now_ns(), S->rng);
-	/* not where the flow just lost a send (spritz_fb_avoid()) */
-	for (uint32_t k = 0; spritz_fb_draw_again(&f->hf.fb, &f->hf.lb, r, k); k++) {
-		r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, SPRITZ_PICK_UNIFORM,
-				    now_ns(), S->rng);
+	/* not where the flow just lost sends (spritz_fb_avoid()) */
+	avoid = spritz_fb_avoid(&f->hf.fb, &f->hf.lb);
+	if (avoid)
 		S->st.pick_avoid++;
-	}
+	r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, flags, avoid, now_ns(),
+			    S->rng);
 	if (r < 0) {
 		S->st.pick_fail++;
 		return -1;

@@ -149,23 +149,49 @@ void Tables::expire(Dest *d, uint64_t now)
 		rebuild(d);
 }
 
-int Tables::pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint64_t now,
-		 Rng &rng)
+/*
+ * As spritz_pick() (kmod/table.c): draws until one is on a path neither
+ * disabled nor in @avoid (SPRITZ_PICK_TRIES), then a uniform choice among
+ * such paths, else among the enabled ones.  Every disable rebuilds the
+ * samplers here, so only avoided paths are drawn again.
+ */
+int Tables::pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint64_t avoid,
+		 uint64_t now, Rng &rng)
 {
 	Dest *d = dest(host, src, dst);
-	uint32_t i = 0, k;
+	uint32_t i = 0, j, k, m = 0, enabled = 0;
 
 	if (!d)
 		return -ENOENT;
+	if ((flags & ~SPRITZ_PICK_FLAGS_ALL) || SPRITZ_AVOID_N(avoid) > SPRITZ_AVOID_MAX)
+		return -EINVAL;
 	expire(d, now);
 	const spritz_alias *col = d->col[spritz_flags_variant(flags)].data();
-	/* the module's bounded retries are for disables since the last
-	 * rebuild; here every disable rebuilds at once, so one draw does */
-	uint32_t hi = rng.next(), lo = rng.next();
+	auto usable = [&](uint32_t x, bool strict) {
+		return !d->until[x] && !(strict && spritz_avoid_has(avoid, d->ev[x]));
+	};
 
-	i = spritz_alias_pick(col, d->n, hi, lo);
-	for (k = 0; k < d->n && d->until[i]; k++)
-		i = i + 1 < d->n ? i + 1 : 0;
+	for (k = 0; k < SPRITZ_PICK_TRIES; k++) {
+		uint32_t hi = rng.next();
+
+		i = spritz_alias_pick(col, d->n, hi, rng.next());
+		if (usable(i, true))
+			break;
+	}
+	if (k == SPRITZ_PICK_TRIES) {
+		for (i = 0; i < d->n; i++) {
+			enabled += usable(i, false);
+			m += usable(i, true);
+		}
+		bool strict = m > 0;
+
+		j = spritz_alias_column(strict ? m : enabled, rng.next());
+		for (i = 0; i < d->n; i++)
+			if (usable(i, strict) && !j--)
+				break;
+		if (i == d->n)
+			return -ENOENT;
+	}
 	d->picks[i]++;
 	return d->ev[i] | (uint32_t)d->cls[i] << 16;
 }

@@ -28,6 +28,11 @@
 #include <linux/types.h>
 #endif
 
+#ifndef __always_inline
+/* as the kernel's and libbpf's, for host builds of the plain-C cores */
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
 #if !defined(__KERNEL__) && !defined(ARRAY_SIZE)
 /* as the kernel's (linux/array_size.h), for BPF and userspace */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -37,7 +42,7 @@
 #define SPRITZ_VERSION "0.1.0"
 
 /* Bumped on any incompatible change to a struct or constant in include/. */
-#define SPRITZ_ABI_VERSION 9
+#define SPRITZ_ABI_VERSION 10
 
 #define SPRITZ_EV_BITS 16
 #define SPRITZ_EV1_SHIFT 8

@@ -41,9 +41,9 @@
  * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.  A flow's own
  * choice needs none: until a send it made after its latest lost one is
- * delivered, its samples (Scout, Spray) avoid that send's EV
- * (spritz_fb_avoid()), so that its repairs do not go back to a path the
- * rule has not judged yet.
+ * delivered, its samples (Scout, Spray) avoid the EVs of its latest lost
+ * sends (spritz_fb_avoid()), so that its repairs do not go back to paths
+ * the rule has not judged yet.
  *
  * Only data segments are recorded: SYN, SYN-ACK, FIN-only and RST sends
  * never yield path feedback (their retransmissions are the peer's silence,
@@ -106,8 +106,6 @@
  * delivery) before it is judged isolated.
  */
 #define SPRITZ_FB_STRIKE_WAIT 4
-/* Uniform draws again at most, while a sample lands on spritz_fb_avoid()'s EV. */
-#define SPRITZ_FB_AVOID_TRIES 3
 
 /* What an outgoing TCP segment is to feedback (spritz_fb_seg_kind()). */
 #define SPRITZ_SEG_DATA 0 /* payload, no SYN/RST: recorded, may create a flow */
@@ -183,8 +181,9 @@ static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 k
 
 /*
  * Send @e was lost (@lost) or delivered: if it was sent after every send
- * whose fate the flow knows, its fate is the flow's latest, and a loss
- * makes the flow's samples avoid its EV (spritz_fb_avoid()).
+ * whose fate the flow knows, its fate is the flow's latest; a loss adds
+ * its EV to the set the flow's samples avoid (spritz_fb_avoid()), a
+ * delivery empties it.
  */
 static __always_inline void __spritz_fb_fate(struct spritz_fb_flow *fb,
 					     const struct spritz_inflight *e, int lost)
@@ -192,8 +191,7 @@ static __always_inline void __spritz_fb_fate(struct spritz_fb_flow *fb,
 	if (lost ? e->sent_ns < fb->fate_ns : e->sent_ns <= fb->fate_ns)
 		return;
 	fb->fate_ns = e->sent_ns;
-	fb->avoid = (__u16)lost;
-	fb->avoid_ev = e->ev;
+	fb->avoid = lost ? spritz_avoid_add(fb->avoid, e->ev) : 0;
 }
 
 /*
@@ -837,32 +835,24 @@ static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
 }
 
 /*
- * The EV flow @fb's samples avoid, or -1: the path of its latest lost
- * send (the latest by the time it was sent: __spritz_fb_fate()), until a
- * send of the flow sent after that one is delivered.  The sample is drawn
- * again, uniformly, while it lands there (spritz_fb_draw_again(): at most
- * SPRITZ_FB_AVOID_TRIES times, in the datapath's spritz_decide() and the
- * simulator's hosts alike).  The flow's own choice only, so it needs no
- * evidence (the dead-path rule's disable needs it: it applies to every
- * flow): without it, a small flow biased to a dead minimal path, or a
- * repair sampled while every other send of the flow is lost too, goes
- * back to the dead path at each of TCP's backed-off RTOs (seconds).
+ * The EVs flow @fb's samples avoid (bpf_spritz_pick()'s @avoid): the
+ * paths of its latest lost sends, up to SPRITZ_AVOID_MAX, each sent after
+ * every send whose fate was known when it was lost (__spritz_fb_fate()),
+ * until a send of the flow sent after them is delivered.  The pick avoids
+ * them exactly while another enabled path exists, in the datapath's
+ * spritz_decide() and the simulator's hosts alike.  The flow's own choice
+ * only, so it needs no evidence (the dead-path rule's disable needs it:
+ * it applies to every flow).  Without it, a small flow biased to a dead
+ * minimal path, or a repair sampled while every other send of the flow is
+ * lost too, goes back to a dead path at each of TCP's backed-off RTOs
+ * (seconds); with only the latest lost EV avoided, the repairs of a flow
+ * alternate between two dead paths.  Scout and Spray only: the baselines
+ * (ECMP, OPS, Flicr) do not adapt so (@lb).
  */
-static __always_inline int spritz_fb_avoid(const struct spritz_fb_flow *fb)
+static __always_inline __u64 spritz_fb_avoid(const struct spritz_fb_flow *fb,
+					     const struct spritz_lb_flow *lb)
 {
-	return fb->avoid ? fb->avoid_ev : -1;
-}
-
-/*
- * Draw again, uniformly, after @tries draws again, pick @r (SPRITZ_PICK())
- * of a flow of algorithm state @lb?  Scout and Spray only: the baselines
- * (ECMP, OPS, Flicr) do not adapt so.
- */
-static __always_inline int spritz_fb_draw_again(const struct spritz_fb_flow *fb,
-						const struct spritz_lb_flow *lb, int r, __u32 tries)
-{
-	return __spritz_lb_is_spritz(lb->algo) && tries < SPRITZ_FB_AVOID_TRIES && r >= 0 &&
-	       SPRITZ_PICK_EV(r) == spritz_fb_avoid(fb);
+	return __spritz_lb_is_spritz(lb->algo) ? fb->avoid : 0;
 }
 
 /*

@@ -49,12 +49,46 @@ SPRITZ_KFUNC __u32 bpf_spritz_abi_version(void);
 #define SPRITZ_PICK_LAT_CLASS(r) ((__u8)(((r) >> 16) & 0xff))
 
 /*
+ * bpf_spritz_pick()'s @avoid: up to SPRITZ_AVOID_MAX EVs a pick must not
+ * return while another enabled path exists, in bits 0-47 (slot k in bits
+ * 16k..16k+15), their count in bits 48-63.  0: none.
+ */
+#define SPRITZ_AVOID_MAX 3
+#define SPRITZ_AVOID_N(a) ((__u32)((a) >> 48))
+#define SPRITZ_AVOID_EV(a, k) ((__u16)((a) >> (16 * (k))))
+
+/* Is @ev one of the EVs of avoid set @a? */
+static __always_inline int spritz_avoid_has(__u64 a, __u16 ev)
+{
+	__u32 n = SPRITZ_AVOID_N(a);
+
+	return (n > 0 && SPRITZ_AVOID_EV(a, 0) == ev) || (n > 1 && SPRITZ_AVOID_EV(a, 1) == ev) ||
+	       (n > 2 && SPRITZ_AVOID_EV(a, 2) == ev);
+}
+
+/*
+ * Set @a with @ev added as its newest (slot 0), the oldest dropped when it
+ * is full; @a itself if it holds @ev.
+ */
+static __always_inline __u64 spritz_avoid_add(__u64 a, __u16 ev)
+{
+	__u64 n = SPRITZ_AVOID_N(a);
+
+	if (spritz_avoid_has(a, ev))
+		return a;
+	n = n < SPRITZ_AVOID_MAX ? n + 1 : SPRITZ_AVOID_MAX;
+	return n << 48 | ((a << 16) & 0xffffffffffffULL) | ev;
+}
+
+/*
  * Sample one enabled path from switch @src (the sending device's switch)
  * towards switch @dst in O(1), by the current weights (disabled paths weigh
- * 0).  Returns SPRITZ_PICK(EV, lat_class), or -ENOENT (no table for @src or no
- * list for @dst), -EINVAL (bad flags).
+ * 0), other than the EVs of @avoid (SPRITZ_AVOID_*) unless they are all
+ * that is enabled.  Returns SPRITZ_PICK(EV, lat_class), or -ENOENT (no table
+ * for @src or no list for @dst), -EINVAL (bad flags, more than
+ * SPRITZ_AVOID_MAX EVs in @avoid).
  */
-SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 src, __u32 dst, __u32 flags);
+SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 src, __u32 dst, __u32 flags, __u64 avoid);
 
 /*
  * A timeout was seen on path @ev from @src towards @dst: disable it for

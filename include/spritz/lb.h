@@ -37,10 +37,6 @@
 #include "abi.h"
 #include "knobs.h" /* SPRITZ_BUF_MAX, struct spritz_knob_values */
 
-#ifndef __always_inline
-#define __always_inline inline __attribute__((always_inline))
-#endif
-
 /* ------------------------------------------------------------ algorithms */
 
 /* Values of the "algorithm" knob; order = SPRITZ_ALGO_NAMES in knobs.h. */

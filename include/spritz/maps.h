@@ -176,8 +176,8 @@ struct spritz_fb_flow {
 	__u32 dupthresh; /* the socket's reordering (TCP's DupThresh) then, 0: unknown */
 	__u32 unsent;	 /* bytes the socket held beyond that send (write_seq - its end) */
 	__u32 repair_tsval; /* TSval (RFC 7323) of TCP's first repair of the suspect */
-	__u16 avoid_ev;	    /* EV of the send at fate_ns, if it was lost (spritz_fb_avoid()) */
-	__u16 avoid;	    /* 1: that send was lost, 0: delivered (or none yet) */
+	__u32 __pad;
+	__u64 avoid;	    /* EVs the flow's samples avoid, SPRITZ_AVOID_* (spritz_fb_avoid()) */
 	__u64 fate_ns;	    /* sent time of the latest send known lost or delivered */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];
@@ -246,7 +246,7 @@ struct spritz_stats {
 	__u64 pick_fail;	/* bpf_spritz_pick() errors */
 	__u64 pick_small_flow;	/* samples with SPRITZ_PICK_SMALL_FLOW */
 	__u64 pick_min_bias;	/* samples with SPRITZ_PICK_MIN_BIAS */
-	__u64 pick_avoid;	/* samples drawn again off the flow's latest lost EV */
+	__u64 pick_avoid;	/* samples made while the flow avoided EVs (spritz_fb_avoid()) */
 	/* ingress */
 	__u64 in_packets;	/* every packet seen on ingress */
 	__u64 in_acks;		/* TCP ACKs of a managed flow */

@@ -21,10 +21,6 @@
 #include "knobs.h"  /* struct spritz_knob_values */
 #include "netlink.h" /* SPRITZ_WEIGHT_ONE */
 
-#ifndef __always_inline
-#define __always_inline inline __attribute__((always_inline))
-#endif
-
 /* Sampler variants, one alias table each per destination. */
 enum spritz_variant {
 	SPRITZ_V_WEIGHTED, /* Eq. 1 base x w_scale (uniform if weighted=0) */
@@ -130,11 +126,24 @@ static __always_inline void spritz_alias_build(struct spritz_alias *col, __u64 *
 	}
 }
 
+/*
+ * Draws a pick makes before it scans for a path it may take: a draw on a
+ * path disabled since the sampler was built, or on one the flow avoids
+ * (bpf_spritz_pick()'s @avoid), is drawn again.
+ */
+#define SPRITZ_PICK_TRIES 4
+
+/* The column of @n random word @hi chooses: uniform over [0, n). */
+static __always_inline __u32 spritz_alias_column(__u32 n, __u32 hi)
+{
+	return (__u32)(((__u64)hi * n) >> 32);
+}
+
 /* The path an alias table of @n columns yields for random words @hi, @lo. */
 static __always_inline __u32 spritz_alias_pick(const struct spritz_alias *col, __u32 n, __u32 hi,
 					       __u32 lo)
 {
-	__u32 i = (__u32)(((__u64)hi * n) >> 32);
+	__u32 i = spritz_alias_column(n, hi);
 
 	return lo >= col[i].prob ? col[i].alias : i;
 }

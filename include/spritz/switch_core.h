@@ -36,10 +36,6 @@
 
 #include "switch.h"
 
-#ifndef __always_inline
-#define __always_inline inline __attribute__((always_inline))
-#endif
-
 #define SPRITZ_SW_NONE 0xffffffffU /* unknown switch or group */
 
 /* spritz_sw_pkt.have: optional inputs that are filled in */

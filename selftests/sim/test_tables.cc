@@ -15,6 +15,7 @@
  */
 #include <cerrno>
 #include <map>
+#include <vector>
 
 #include "model.h"
 #include "test.h"
@@ -50,13 +51,17 @@ struct Fixture {
 		delete tab;
 		spritz_topo_free(t);
 	}
-	/* How often each EV comes out of @n uniform picks of @host at @now. */
-	std::map<uint16_t, int> picks(uint32_t host, int n, uint64_t now)
+	/*
+	 * How often each EV comes out of @n picks of @host at @now (uniform
+	 * unless @flags), avoiding @avoid; failures under 0xffff.
+	 */
+	std::map<uint16_t, int> picks(uint32_t host, int n, uint64_t now, uint64_t avoid = 0,
+				      uint32_t flags = SPRITZ_PICK_UNIFORM)
 	{
 		std::map<uint16_t, int> c;
 
 		for (int i = 0; i < n; i++) {
-			int r = tab->pick(host, SRC, DST, SPRITZ_PICK_UNIFORM, now, rng);
+			int r = tab->pick(host, SRC, DST, flags, avoid, now, rng);
 
 			if (r < 0)
 				c[0xffff]++;
@@ -140,10 +145,82 @@ void test_bad_keys(void)
 	ASSERT_EQ(f.tab->timeout((uint32_t)f.t->nhosts, SRC, DST, ev, 5), -ENOENT,
 		  "host out of range");
 	ASSERT_EQ(f.tab->timeout(H0, SRC, SRC, ev, 5), -ENOENT, "to its own switch");
-	ASSERT_EQ(f.tab->pick(H0, SRC, (uint32_t)f.t->nsw, 0, 5, f.rng), -ENOENT,
+	ASSERT_EQ(f.tab->pick(H0, SRC, (uint32_t)f.t->nsw, 0, 0, 5, f.rng), -ENOENT,
 		  "switch out of range");
 	ASSERT_EQ(f.tab->disables, 0, "no disable");
 	ASSERT_EQ(f.tab->disabled_now().size(), 0, "nothing disabled");
+}
+
+/*
+ * A pick avoids the EVs of its avoid set (spritz_fb_avoid(), as
+ * bpf_spritz_pick() in the module) while another enabled path exists.  A
+ * row: the indices (into the destination's EVs in order) avoided and
+ * disabled, the flags -> the indices picked in 4000 picks.
+ */
+struct AvoidRow {
+	std::vector<int> avoid, disable;
+	uint32_t flags;
+	std::vector<int> want;
+	const char *name;
+};
+
+void test_avoid(void)
+{
+	static const AvoidRow rows[] = {
+		{ {}, {}, SPRITZ_PICK_UNIFORM, { 0, 1, 2, 3, 4, 5, 6, 7 }, "nothing avoided" },
+		{ { 0 }, {}, SPRITZ_PICK_UNIFORM, { 1, 2, 3, 4, 5, 6, 7 }, "one avoided" },
+		{ { 0, 3, 7 }, {}, SPRITZ_PICK_UNIFORM, { 1, 2, 4, 5, 6 }, "three avoided" },
+		{ { 5 }, { 0, 1, 2, 3, 4, 6 }, SPRITZ_PICK_UNIFORM, { 7 }, "avoided and disabled: the one left" },
+		{ { 5, 7 }, { 0, 1, 2, 3, 4, 6 }, SPRITZ_PICK_UNIFORM, { 5, 7 },
+		  "every enabled path avoided: the enabled ones" },
+		{ { 1 }, {}, 0, { 0, 2, 3, 4, 5, 6, 7 }, "weighted" },
+	};
+	Fixture f;
+	auto all = f.picks(H0, 4000, 1);
+	std::vector<uint16_t> evs;
+
+	for (auto &e : all)
+		evs.push_back(e.first);
+	if (!ASSERT_EQ(evs.size(), 8, "paths of switch 0 to switch 5"))
+		return;
+	for (const AvoidRow &r : rows) {
+		Fixture g;
+		uint64_t avoid = 0, t = 10;
+		std::map<uint16_t, int> want;
+
+		for (int i : r.disable)
+			ASSERT_OK(g.tab->timeout(H0, SRC, DST, evs[i], t++), r.name);
+		for (int i : r.avoid)
+			avoid = spritz_avoid_add(avoid, evs[i]);
+		for (int i : r.want)
+			want[evs[i]] = 1;
+		auto got = g.picks(H0, 4000, t, avoid, r.flags);
+		for (auto &e : got)
+			e.second = 1;
+		ASSERT_TRUE(got == want, r.name);
+	}
+	/* the minimal path avoided under the small-flow bias (its weight 100
+	 * to 1): most draws land on it, and the uniform choice after
+	 * SPRITZ_PICK_TRIES of them takes every other path */
+	Fixture g;
+	auto biased = g.picks(H0, 4000, 1, 0, SPRITZ_PICK_SMALL_FLOW);
+	uint16_t min = biased.begin()->first;
+
+	for (auto &e : biased)
+		if (e.second > biased[min])
+			min = e.first;
+	ASSERT_GT(biased[min], 3000, "the small-flow bias: mostly the minimal path");
+	auto spread = g.picks(H0, 4000, 1, spritz_avoid_add(0, min), SPRITZ_PICK_SMALL_FLOW);
+	ASSERT_EQ(spread.count(min), 0, "the minimal path avoided");
+	ASSERT_EQ(spread.size(), 7, "every other path taken");
+	/* bad sets change nothing */
+	uint64_t four = (uint64_t)4 << 48 | 0x000100020003ULL;
+	auto before = g.tab->disabled_now().size();
+
+	ASSERT_EQ(g.tab->pick(H0, SRC, DST, SPRITZ_PICK_UNIFORM, four, 1, g.rng), -EINVAL,
+		  "four EVs: -EINVAL");
+	ASSERT_EQ(g.tab->pick(H0, SRC, DST, 1U << 7, 0, 1, g.rng), -EINVAL, "bad flags: -EINVAL");
+	ASSERT_EQ(g.tab->disabled_now().size(), before, "nothing disabled");
 }
 
 /* A row: backlog, draw, ECN-capable -> verdict, on Dragonfly's 88-packet queue. */
@@ -194,6 +271,7 @@ const struct test_case cases[] = {
 	{ "expiry", test_expiry },
 	{ "last_path", test_last_path },
 	{ "bad_keys", test_bad_keys },
+	{ "avoid", test_avoid },
 };
 
 } // namespace

@@ -163,6 +163,16 @@ static int pending(const struct spritz_fb_flow *fb)
 	return n;
 }
 
+/* " avoid=" and avoid set @a (SPRITZ_AVOID_*), newest first, or "-". */
+static void avoid_str(__u64 a, char *b, size_t len)
+{
+	__u32 k, n = SPRITZ_AVOID_N(a);
+	int off = snprintf(b, len, " avoid=%s", n ? "" : "-");
+
+	for (k = 0; k < n && off > 0 && (size_t)off < len; k++)
+		off += snprintf(b + off, len - off, "%s%04x", k ? "," : "", SPRITZ_AVOID_EV(a, k));
+}
+
 static void run_trace(const char *name, const struct step *s, size_t n, __u32 *disables)
 {
 	struct spritz_fb_flow fb;
@@ -237,11 +247,10 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			int n = snprintf(got, sizeof(got), "una=%u nxt=%u pend=%d", fb.snd_una,
 					 fb.snd_nxt, pending(&fb));
 
-			/* " avoid=EV" or " avoid=-" at the end: spritz_fb_avoid() too */
-			if (strstr(s->state, " avoid=") && spritz_fb_avoid(&fb) < 0)
-				snprintf(got + n, sizeof(got) - n, " avoid=-");
-			else if (strstr(s->state, " avoid="))
-				snprintf(got + n, sizeof(got) - n, " avoid=%04x", spritz_fb_avoid(&fb));
+			/* " avoid=EV,EV" (newest first) or " avoid=-" at the end:
+			 * the set the flow's samples avoid (spritz_fb_avoid()) */
+			if (strstr(s->state, " avoid="))
+				avoid_str(fb.avoid, got + n, sizeof(got) - n);
 			ASSERT_STREQ(got, s->state, what);
 		}
 		if (test__state.failed)
@@ -272,6 +281,7 @@ static void run_dis(const char *name, const struct step *s, size_t n, __u32 want
 #define E1 0x0101
 #define E2 0x0202
 #define E3 0x0303
+#define E4 0x0404
 
 /* ------------------------------------------------------------------ tests */
 
@@ -1260,11 +1270,14 @@ static void test_pick_flags(void)
 }
 
 /*
- * A flow's samples avoid the EV of its latest lost send until a send it
- * made after that one is delivered (spritz_fb_avoid()).  Trace 1: the
- * window of a flow on one dead path, then TCP's RTO repair elsewhere;
- * trace 2: a delivery of a send made before the loss does not end it,
- * one made after does; a newer loss moves it.
+ * A flow's samples avoid the EVs of its latest lost sends, up to
+ * SPRITZ_AVOID_MAX, until a send it made after them is delivered
+ * (spritz_fb_avoid()).  Trace "dead": the window of a flow on one dead
+ * path, then TCP's RTO repair elsewhere; "order": a delivery of a send
+ * made before the loss does not end it, one made after does, a newer loss
+ * joins the set; "chain": repairs lost on one path after another (two
+ * dead paths would otherwise take turns), a loss again on an avoided EV,
+ * the oldest EV leaving a full set.
  */
 static void test_avoid(void)
 {
@@ -1287,38 +1300,75 @@ static void test_avoid(void)
 		/* 1000 was sent before the lost one: still avoided */
 		RX(6 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1200 pend=1 avoid=0101"),
 		TX(7 * MS, 1200, 100, E2, "", "", "una=1100 nxt=1300 pend=2 avoid=0101"),
-		/* a newer loss, on E3: E3 is avoided now */
+		/* a newer loss, on E3: E3 joins */
 		TX(8 * MS, 1100, 100, E2, "NACK:0303", "eg_retrans=1 fb_nack=1",
-		   "una=1100 nxt=1300 pend=2 avoid=0303"),
+		   "una=1100 nxt=1300 pend=2 avoid=0303,0101"),
 		/* 1200, sent at 7 ms, after the lost one of 5 ms: over */
 		RXS(9 * MS, F_A, 1100, 1, B(1200, 1300), "ACK:0202", "fb_ack=1 in_sack_blocks=1",
 		    "una=1100 nxt=1300 pend=1 avoid=-"),
 	};
-	struct spritz_lb_flow scout = { .algo = SPRITZ_ALGO_SCOUT }, spray = { .algo = SPRITZ_ALGO_SPRAY };
-	struct spritz_lb_flow ops = { .algo = SPRITZ_ALGO_OPS }, ecmp = { .algo = SPRITZ_ALGO_ECMP };
-	struct spritz_lb_flow flicr = { .algo = SPRITZ_ALGO_FLICR };
+	static const struct step chain[] = {
+		TX(0, 1000, 100, E1, "", "", "una=1000 nxt=1100 pend=1 avoid=-"),
+		/* TLP, RTOs: each repair of the head is lost on its path */
+		TX(1 * MS, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1100 pend=1 avoid=0101"),
+		TX(3 * MS, 1000, 100, E3, "NACK:0202", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1100 pend=1 avoid=0202,0101"),
+		TX(7 * MS, 1000, 100, E1, "NACK:0303", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1100 pend=1 avoid=0303,0202,0101"),
+		/* lost again on E1: already in the set */
+		TX(15 * MS, 1000, 100, E4, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1100 pend=1 avoid=0303,0202,0101"),
+		/* a fourth EV: the oldest (E1) leaves */
+		TX(31 * MS, 1000, 100, E2, "NACK:0404", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1100 pend=1 avoid=0404,0303,0202"),
+		/* the latest repair is delivered: over */
+		RX(32 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1100 pend=0 avoid=-"),
+	};
+	static const struct {
+		__u8 algo;
+		int avoids;
+		const char *name;
+	} algos[] = {
+		{ SPRITZ_ALGO_SCOUT, 1, "Scout avoids" },
+		{ SPRITZ_ALGO_SPRAY, 1, "Spray avoids" },
+		{ SPRITZ_ALGO_OPS, 0, "OPS does not adapt" },
+		{ SPRITZ_ALGO_ECMP, 0, "ECMP does not adapt" },
+		{ SPRITZ_ALGO_FLICR, 0, "Flicr keeps its own rule" },
+	};
 	struct spritz_fb_flow fb;
-	int r = SPRITZ_PICK(E1, 0);
+	size_t i;
 
 	RUN("avoid dead", dead, NULL);
 	RUN("avoid order", order, NULL);
-	/* draw again while a sample of Scout or Spray lands on the avoided EV,
-	 * a bounded number of times */
+	RUN("avoid chain", chain, NULL);
+	/* the set reaches the pick for Scout and Spray only */
 	memset(&fb, 0, sizeof(fb));
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, r, 0), "nothing avoided");
-	fb.avoid_ev = E1;
-	fb.avoid = 1;
-	ASSERT_TRUE(spritz_fb_draw_again(&fb, &scout, r, 0), "on the avoided EV");
-	ASSERT_TRUE(spritz_fb_draw_again(&fb, &spray, r, 0), "Spray too");
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &ops, r, 0), "OPS does not adapt");
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &ecmp, r, 0), "ECMP does not adapt");
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &flicr, r, 0), "Flicr keeps its own rule");
-	ASSERT_TRUE(spritz_fb_draw_again(&fb, &scout, r, SPRITZ_FB_AVOID_TRIES - 1), "last try");
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, r, SPRITZ_FB_AVOID_TRIES), "tries spent");
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, SPRITZ_PICK(E2, 1), 0), "another EV");
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, -2, 0), "no pick (-ENOENT)");
-	fb.avoid = 0;
-	ASSERT_FALSE(spritz_fb_draw_again(&fb, &scout, r, 0), "avoidance over");
+	fb.avoid = spritz_avoid_add(spritz_avoid_add(0, E1), E2);
+	for (i = 0; i < ARRAY_SIZE(algos); i++) {
+		struct spritz_lb_flow lb = { .algo = algos[i].algo };
+
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), algos[i].avoids ? fb.avoid : 0, algos[i].name);
+	}
+}
+
+/* The avoid set (kfuncs.h): membership, order, capacity. */
+static void test_avoid_set(void)
+{
+	__u64 a = 0;
+
+	ASSERT_EQ(SPRITZ_AVOID_N(a), 0, "empty");
+	ASSERT_FALSE(spritz_avoid_has(a, 0), "EV 0 is not in the empty set");
+	a = spritz_avoid_add(a, 0);
+	ASSERT_TRUE(spritz_avoid_has(a, 0) && SPRITZ_AVOID_N(a) == 1, "EV 0 is an EV");
+	a = spritz_avoid_add(spritz_avoid_add(a, E1), E2);
+	ASSERT_EQ(a, (__u64)3 << 48 | (__u64)0 << 32 | (__u64)E1 << 16 | E2, "three, newest first");
+	ASSERT_EQ(spritz_avoid_add(a, E1), a, "a member again: unchanged");
+	a = spritz_avoid_add(a, 0xffff);
+	ASSERT_EQ(a, (__u64)3 << 48 | (__u64)E1 << 32 | (__u64)E2 << 16 | 0xffff, "full: oldest out");
+	ASSERT_FALSE(spritz_avoid_has(a, 0), "EV 0 left");
+	ASSERT_FALSE(spritz_avoid_has((__u64)1 << 48 | (__u64)E2 << 16 | E1, E2), "only the counted slots");
+	ASSERT_FALSE(spritz_avoid_has(E1, E1), "count 0: nothing");
 }
 
 /* Inner ACKs count only from the tunnel peer the flow sends to. */
@@ -1420,6 +1470,7 @@ static const struct test_case tests[] = {
 	{ "probe", test_probe },
 	{ "pick_flags", test_pick_flags },
 	{ "avoid", test_avoid },
+	{ "avoid_set", test_avoid_set },
 	{ "tunnel_peer", test_tunnel_peer },
 	{ "garbage", test_garbage },
 };

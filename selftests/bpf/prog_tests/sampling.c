@@ -8,6 +8,8 @@
  *    chi-square test at significance 1e-4 (critical value by
  *    Wilson-Hilferty; the kernel RNG is not seeded, so a correct sampler
  *    fails a given test about once in 10^4 runs);
+ *  - a pick never returns an EV of its avoid set while another enabled
+ *    path exists, and draws the others by their weights;
  *  - a knob write that shapes weights is in effect when it returns;
  *  - a timed-out path is never picked, is disabled for at most
  *    disable_ms as the dump says and comes back (how late is the
@@ -54,8 +56,11 @@ static struct spritz_nl_path p3[1] = {
 	{ .ev = SPRITZ_EV(4, 4), .lat_class = 0, .base_weight = SPRITZ_WEIGHT_ONE },
 };
 
-/* Run the pick program @runs times on @dst with @flags, after a reset. */
-static int run_picks(uint32_t dst, uint32_t flags, int runs)
+/*
+ * Run the pick program @runs times on @dst with @flags, avoiding the EVs of
+ * @avoid (SPRITZ_AVOID_*), after a reset.
+ */
+static int run_picks_avoid(uint32_t dst, uint32_t flags, uint64_t avoid, int runs)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
 		    .repeat = runs);
@@ -65,7 +70,24 @@ static int run_picks(uint32_t dst, uint32_t flags, int runs)
 	skel->bss->last_err = 0;
 	skel->bss->dst = dst;
 	skel->bss->flags = flags;
+	skel->bss->avoid = avoid;
 	return bpf_prog_test_run_opts(bpf_program__fd(skel->progs.pick), &opts);
+}
+
+/* Run the pick program @runs times on @dst with @flags, after a reset. */
+static int run_picks(uint32_t dst, uint32_t flags, int runs)
+{
+	return run_picks_avoid(dst, flags, 0, runs);
+}
+
+/* The avoid set of the paths @idx of dst 1 (-1 ends the list). */
+static uint64_t avoid1(const int *idx)
+{
+	uint64_t a = 0;
+
+	for (; *idx >= 0; idx++)
+		a = spritz_avoid_add(a, p1[*idx].ev);
+	return a;
 }
 
 /* Report a timeout on (@dst, @ev) through the kfunc; its return value. */
@@ -244,6 +266,66 @@ static void test_errors(void)
 	ASSERT_EQ(timeout(6, 0), -ENOENT, "timeout on an unknown destination");
 }
 
+/*
+ * An avoid set (a flow's EVs of its latest lost sends, spritz_fb_avoid()):
+ * never picked while another enabled path exists; the others by their
+ * weights (chi-square: a pick draws again on an avoided path, and after
+ * SPRITZ_PICK_TRIES draws chooses uniformly among the others, exact for
+ * uniform picks, under (1/8)^4 of the weighted ones here); all avoided: the
+ * enabled ones; a bad set: -EINVAL, nothing counted.
+ */
+static void test_avoid(void)
+{
+	static const int a05[] = { 0, 5, -1 }, a7[] = { 7, -1 }, a01[] = { 0, 1, -1 };
+	struct dump_copy c = { 0 };
+	const struct spritz_nl_dest *d;
+	uint64_t before[NP] = { 0 };
+	double w[NP];
+	int i;
+
+	for (i = 0; i < NP; i++)
+		w[i] = i == 0 || i == 5 ? 0 : 1;
+	if (ASSERT_OK(run_picks_avoid(1, SPRITZ_PICK_UNIFORM, avoid1(a05), RUNS), "run"))
+		chi2_ok(w, "uniform, paths 0 and 5 avoided");
+	weights(w, 3, NULL);
+	w[7] = 0;
+	if (ASSERT_OK(run_picks_avoid(1, 0, avoid1(a7), RUNS), "run"))
+		chi2_ok(w, "weighted, path 7 avoided");
+	/* both minimal paths, 97 % of the min-bias weight: most draws land
+	 * there, and the uniform choice after them takes every other path */
+	if (ASSERT_OK(run_picks_avoid(1, SPRITZ_PICK_MIN_BIAS, avoid1(a01), 100), "run")) {
+		ASSERT_EQ(skel->bss->errors, 0, "pick errors");
+		for (i = 0; i < NP; i++) {
+			if (i < 2)
+				ASSERT_EQ(skel->bss->hist[p1[i].ev], 0, "avoided minimal path picked");
+			else
+				ASSERT_GT(skel->bss->hist[p1[i].ev], 0, "a path not avoided, never picked");
+		}
+	}
+	/* dst 2: both paths avoided, both enabled: they are what is left */
+	if (ASSERT_OK(run_picks_avoid(2, 0, spritz_avoid_add(spritz_avoid_add(0, p2[0].ev),
+							     p2[1].ev), 100), "run")) {
+		ASSERT_EQ(skel->bss->errors, 0, "every path avoided: still a pick");
+		ASSERT_GT(skel->bss->hist[p2[0].ev], 0, "A");
+		ASSERT_GT(skel->bss->hist[p2[1].ev], 0, "B");
+	}
+	if (ASSERT_OK(run_picks_avoid(3, 0, spritz_avoid_add(0, p3[0].ev), 1), "run"))
+		ASSERT_EQ(skel->bss->hist[p3[0].ev], 1000, "the only path, avoided");
+	/* a set of four: rejected, nothing counted */
+	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 1), "dst 1"))
+		for (i = 0; i < NP; i++)
+			before[i] = d->paths[i].picks;
+	dump_copy_free(&c);
+	if (ASSERT_OK(run_picks_avoid(1, 0, (uint64_t)4 << 48 | avoid1(a05), 1), "run")) {
+		ASSERT_EQ(skel->bss->last_err, -EINVAL, "four EVs");
+		ASSERT_EQ(skel->bss->picks, 0, "no pick");
+	}
+	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 1), "dst 1"))
+		for (i = 0; i < NP; i++)
+			ASSERT_EQ(d->paths[i].picks, before[i], "picks counter unchanged");
+	dump_copy_free(&c);
+}
+
 /* Picks and timeouts go to the table of the source switch they name. */
 static void test_sources(void)
 {
@@ -274,8 +356,10 @@ static void test_disable(void)
 {
 	struct dump_copy c = { 0 };
 	const struct spritz_nl_dest *d;
+	static const int a124[] = { 1, 2, 4, -1 };
 	bool off[NP] = { [0] = true, [3] = true };
 	double w[NP];
+	int i;
 
 	/* an hour: still disabled at the dump below however slow the machine */
 	ASSERT_OK(knob_set("disable_ms", 3600000), "disable_ms = 1 h");
@@ -298,6 +382,15 @@ static void test_disable(void)
 	if (ASSERT_OK(run_picks(1, SPRITZ_PICK_MIN_BIAS, RUNS), "run")) {
 		ASSERT_EQ(skel->bss->hist[p1[0].ev], 0, "disabled path 0 picked (min-bias)");
 		ASSERT_EQ(skel->bss->hist[p1[3].ev], 0, "disabled path 3 picked (min-bias)");
+	}
+	/* disabled and avoided paths together: the rest only */
+	if (ASSERT_OK(run_picks_avoid(1, SPRITZ_PICK_UNIFORM, avoid1(a124), 100), "run")) {
+		for (i = 0; i < NP; i++) {
+			if (i < 5)
+				ASSERT_EQ(skel->bss->hist[p1[i].ev], 0, "disabled or avoided, picked");
+			else
+				ASSERT_GT(skel->bss->hist[p1[i].ev], 0, "enabled, not avoided, never picked");
+		}
 	}
 	if (ASSERT_OK(dump_table(nl, &c), "dump") && ASSERT_OK_PTR(d = dump_dest(&c, 1), "dst 1")) {
 		ASSERT_EQ(d->paths[0].weight, 0, "weight 0 while disabled");
@@ -463,6 +556,7 @@ static const struct test_case cases[] = {
 	{ "uniform", test_uniform },
 	{ "min_bias", test_min_bias },
 	{ "errors", test_errors },
+	{ "avoid", test_avoid },
 	{ "sources", test_sources },
 	{ "disable", test_disable },
 	{ "reload_keeps", test_reload_keeps },

@@ -15,6 +15,7 @@
 #define PICKS_PER_RUN 1000
 
 __u32 src, dst, flags, ev;
+__u64 avoid; /* bpf_spritz_pick()'s avoid set */
 __u32 hist[65536]; /* picks per EV */
 __u64 picks, errors, bad, switches;
 __s32 last_err, timeout_ret, knobs_ret;
@@ -28,7 +29,7 @@ int pick(struct __sk_buff *skb)
 
 #pragma clang loop unroll(disable)
 	for (i = 0; i < PICKS_PER_RUN; i++) {
-		__s32 r = bpf_spritz_pick(src, dst, flags);
+		__s32 r = bpf_spritz_pick(src, dst, flags, avoid);
 
 		if (r < 0) {
 			errors++;
@@ -75,7 +76,7 @@ int empty(struct __sk_buff *skb)
 SEC("tc")
 int pick_once(struct __sk_buff *skb)
 {
-	return bpf_spritz_pick(src, dst, flags) < 0;
+	return bpf_spritz_pick(src, dst, flags, avoid) < 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";
