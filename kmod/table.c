@@ -44,7 +44,6 @@
 #include "compat.h"
 #include "spritz.h"
 
-
 DEFINE_MUTEX(spritz_table_mutex);
 /* Live tables by source switch; written under spritz_table_mutex. */
 static DEFINE_XARRAY(spritz_live);

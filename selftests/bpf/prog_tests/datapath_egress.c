@@ -16,7 +16,6 @@
  *
  * Runs in the VM as root with spritz.ko inserted (with-module.sh).
  */
-#include <spritz/feedback.h> /* SPRITZ_FB_AVOID_TRIES */
 
 #include "datapath_util.h"
 #include "test.h"
