@@ -649,77 +649,57 @@ static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 src, u32 
 	return t->dests[dst];
 }
 
-/* May a pick take @p: enabled, and not in @avoid if @strict? */
-static bool spritz_pick_usable(const struct spritz_path *p, u64 avoid, bool strict)
+/* spritz_sampler_pick()'s view of a destination list: random words, states. */
+struct spritz_pick_ctx {
+	struct rnd_state *rnd;
+	struct spritz_dest *d;
+};
+
+static u32 spritz_pick_rnd(void *c)
 {
-	return !READ_ONCE(p->disabled_until) && !(strict && spritz_avoid_has(avoid, p->ev));
+	return prandom_u32_state(((struct spritz_pick_ctx *)c)->rnd);
 }
 
-/*
- * A path of @d chosen uniformly by random word @r among the enabled ones
- * not in @avoid, else among the enabled ones; NULL if none (or if a
- * concurrent disable took the chosen one between the two passes).
- */
-static struct spritz_path *spritz_pick_scan(struct spritz_dest *d, u64 avoid, u32 r)
+static int spritz_pick_off(void *c, u32 i)
 {
-	u32 i, j, m = 0, enabled = 0;
-	bool strict;
+	return !!READ_ONCE(((struct spritz_pick_ctx *)c)->d->paths[i].disabled_until);
+}
 
-	for (i = 0; i < d->npaths; i++) {
-		enabled += spritz_pick_usable(&d->paths[i], avoid, false);
-		m += spritz_pick_usable(&d->paths[i], avoid, true);
-	}
-	strict = m > 0;
-	j = spritz_alias_column(strict ? m : enabled, r);
-	for (i = 0; i < d->npaths; i++)
-		if (spritz_pick_usable(&d->paths[i], avoid, strict) && !j--)
-			return &d->paths[i];
-	return NULL;
+static u16 spritz_pick_ev(void *c, u32 i)
+{
+	return ((struct spritz_pick_ctx *)c)->d->paths[i].ev;
 }
 
 /*
  * Sample one path of @dst other than the EVs of @avoid: O(1) alias lookup
  * with the per-CPU prandom state.  A draw on a path disabled since the last
  * rebuild, or on an avoided one, is drawn again (bounded: SPRITZ_PICK_TRIES),
- * then a scan chooses uniformly among the paths it may take.  Any context;
- * no allocation, no lock.
+ * then a scan chooses uniformly among the paths it may take
+ * (spritz_sampler_pick()).  Any context; no allocation, no lock.
  */
 int spritz_pick(u32 src, u32 dst, u32 flags, u64 avoid)
 {
+	struct spritz_pick_ctx c;
 	const struct spritz_sampler *s;
-	const struct spritz_alias *col;
-	struct spritz_path *p = NULL;
+	struct spritz_path *p;
 	struct spritz_table *t;
-	struct rnd_state *rnd;
-	struct spritz_dest *d;
-	u32 i = 0, n, k, r = 0;
+	u32 i;
 	int ret;
 
 	if ((flags & ~SPRITZ_PICK_FLAGS_ALL) || SPRITZ_AVOID_N(avoid) > SPRITZ_AVOID_MAX)
 		return -EINVAL;
 	rcu_read_lock();
-	d = spritz_lookup(&t, src, dst);
-	if (!d) {
+	c.d = spritz_lookup(&t, src, dst);
+	if (!c.d) {
 		ret = -ENOENT;
 		goto out;
 	}
-	s = rcu_dereference(d->smp);
-	col = s->col[spritz_flags_variant(flags)];
-	n = d->npaths;
-	rnd = get_cpu_ptr(&spritz_rnd);
-	for (k = 0; k < SPRITZ_PICK_TRIES; k++) {
-		u32 hi = prandom_u32_state(rnd), lo = prandom_u32_state(rnd);
-
-		i = spritz_alias_pick(col, n, hi, lo);
-		p = &d->paths[i];
-		if (spritz_pick_usable(p, avoid, true))
-			break;
-	}
-	if (k == SPRITZ_PICK_TRIES)
-		r = prandom_u32_state(rnd);
+	s = rcu_dereference(c.d->smp);
+	c.rnd = get_cpu_ptr(&spritz_rnd);
+	i = spritz_sampler_pick(s->col[spritz_flags_variant(flags)], c.d->npaths, avoid, &c,
+				spritz_pick_rnd, spritz_pick_off, spritz_pick_ev);
 	put_cpu_ptr(&spritz_rnd);
-	if (k == SPRITZ_PICK_TRIES)
-		p = spritz_pick_scan(d, avoid, r) ?: p;
+	p = &c.d->paths[i];
 	atomic64_inc(&p->picks);
 	ret = SPRITZ_PICK(p->ev, p->lat_class);
 out:

@@ -149,49 +149,46 @@ void Tables::expire(Dest *d, uint64_t now)
 		rebuild(d);
 }
 
+/* spritz_sampler_pick()'s view of a destination: random words, states. */
+struct PickCtx {
+	Rng *rng;
+	Dest *d;
+};
+
+static uint32_t pick_rnd(void *c)
+{
+	return static_cast<PickCtx *>(c)->rng->next();
+}
+
+static int pick_off(void *c, uint32_t i)
+{
+	return static_cast<PickCtx *>(c)->d->until[i] != 0;
+}
+
+static uint16_t pick_ev(void *c, uint32_t i)
+{
+	return static_cast<PickCtx *>(c)->d->ev[i];
+}
+
 /*
- * As spritz_pick() (kmod/table.c): draws until one is on a path neither
- * disabled nor in @avoid (SPRITZ_PICK_TRIES), then a uniform choice among
- * such paths, else among the enabled ones.  Every disable rebuilds the
- * samplers here, so only avoided paths are drawn again.
+ * As spritz_pick() (kmod/table.c), by spritz_sampler_pick().  Every
+ * disable rebuilds the samplers here, so only avoided paths are drawn
+ * again.
  */
 int Tables::pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint64_t avoid,
 		 uint64_t now, Rng &rng)
 {
 	Dest *d = dest(host, src, dst);
-	uint32_t i = 0, j, k, m = 0, enabled = 0;
+	PickCtx c = { &rng, d };
+	uint32_t i;
 
 	if (!d)
 		return -ENOENT;
 	if ((flags & ~SPRITZ_PICK_FLAGS_ALL) || SPRITZ_AVOID_N(avoid) > SPRITZ_AVOID_MAX)
 		return -EINVAL;
 	expire(d, now);
-	const spritz_alias *col = d->col[spritz_flags_variant(flags)].data();
-	auto usable = [&](uint32_t x, bool strict) {
-		return !d->until[x] && !(strict && spritz_avoid_has(avoid, d->ev[x]));
-	};
-
-	for (k = 0; k < SPRITZ_PICK_TRIES; k++) {
-		uint32_t hi = rng.next();
-
-		i = spritz_alias_pick(col, d->n, hi, rng.next());
-		if (usable(i, true))
-			break;
-	}
-	if (k == SPRITZ_PICK_TRIES) {
-		for (i = 0; i < d->n; i++) {
-			enabled += usable(i, false);
-			m += usable(i, true);
-		}
-		bool strict = m > 0;
-
-		j = spritz_alias_column(strict ? m : enabled, rng.next());
-		for (i = 0; i < d->n; i++)
-			if (usable(i, strict) && !j--)
-				break;
-		if (i == d->n)
-			return -ENOENT;
-	}
+	i = spritz_sampler_pick(d->col[spritz_flags_variant(flags)].data(), d->n, avoid, &c,
+				pick_rnd, pick_off, pick_ev);
 	d->picks[i]++;
 	return d->ev[i] | (uint32_t)d->cls[i] << 16;
 }

@@ -60,10 +60,12 @@ SPRITZ_KFUNC __u32 bpf_spritz_abi_version(void);
 /* Is @ev one of the EVs of avoid set @a? */
 static __always_inline int spritz_avoid_has(__u64 a, __u16 ev)
 {
-	__u32 n = SPRITZ_AVOID_N(a);
+	__u32 k, n = SPRITZ_AVOID_N(a);
 
-	return (n > 0 && SPRITZ_AVOID_EV(a, 0) == ev) || (n > 1 && SPRITZ_AVOID_EV(a, 1) == ev) ||
-	       (n > 2 && SPRITZ_AVOID_EV(a, 2) == ev);
+	for (k = 0; k < SPRITZ_AVOID_MAX; k++)
+		if (k < n && SPRITZ_AVOID_EV(a, k) == ev)
+			return 1;
+	return 0;
 }
 
 /*

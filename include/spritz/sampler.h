@@ -148,4 +148,42 @@ static __always_inline __u32 spritz_alias_pick(const struct spritz_alias *col, _
 	return lo >= col[i].prob ? col[i].alias : i;
 }
 
+/*
+ * The path of @n that a pick takes (bpf_spritz_pick(), kmod/table.c, and
+ * the simulator's tables): drawn from alias table @col with random words
+ * @rnd(@ctx), drawn again while a draw lands on a path that is @off(@ctx,
+ * i) (disabled) or whose EV @ev(@ctx, i) is in @avoid, SPRITZ_PICK_TRIES
+ * draws at most; then chosen uniformly among the paths neither off nor
+ * avoided, else among those not off.  The last draw if no path is on (a
+ * disable racing the pick).  The callbacks are the caller's constants, so
+ * the compiler inlines them.
+ */
+static __always_inline __u32 spritz_sampler_pick(const struct spritz_alias *col, __u32 n,
+						 __u64 avoid, void *ctx, __u32 (*rnd)(void *),
+						 int (*off)(void *, __u32),
+						 __u16 (*ev)(void *, __u32))
+{
+	__u32 i = 0, j, k, m = 0, on = 0, strict;
+
+	for (k = 0; k < SPRITZ_PICK_TRIES; k++) {
+		__u32 hi = rnd(ctx), lo = rnd(ctx);
+
+		i = spritz_alias_pick(col, n, hi, lo);
+		if (!off(ctx, i) && !spritz_avoid_has(avoid, ev(ctx, i)))
+			return i;
+	}
+	for (j = 0; j < n; j++) {
+		if (off(ctx, j))
+			continue;
+		on++;
+		m += !spritz_avoid_has(avoid, ev(ctx, j));
+	}
+	strict = m > 0;
+	k = spritz_alias_column(strict ? m : on, rnd(ctx));
+	for (j = 0; j < n; j++)
+		if (!off(ctx, j) && !(strict && spritz_avoid_has(avoid, ev(ctx, j))) && !k--)
+			return j;
+	return i;
+}
+
 #endif /* _SPRITZ_SAMPLER_H */

@@ -138,8 +138,8 @@ row() # ALGO DROP RTO_MIN
 	# path (31 % of the weight) nothing is acknowledged, and without a
 	# delivery there is no evidence that the path, not the peer, is dead
 	# (Documentation/algorithms.rst, the dead-path rule): only TCP's
-	# timers resend, each repair avoiding the path of the latest loss and
-	# still landing on the other port-0 path now and then.  With rto_min
+	# timers resend, each repair avoiding the paths of the flow's latest
+	# losses (Documentation/algorithms.rst).  With rto_min
 	# 5 s TCP resends at 5, 15, 35 and 75 s: the bound, 105 s, covers them
 	# (a transfer once failed at 30 s on 6.1 with nothing delivered).
 	transfer 5002 $((30 + ${3:-0} * 15 / 1000)) || rc=1
