@@ -40,10 +40,10 @@
  * drops one send and is not used again, and a peer that goes silent
  * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.  A flow's own
- * choice needs none: until a send it made after its latest lost one is
- * delivered, its samples (Scout, Spray) avoid the EVs of its latest lost
- * sends (spritz_fb_avoid()), so that its repairs do not go back to paths
- * the rule has not judged yet.
+ * choice needs none: its samples (Scout, Spray) avoid the EVs of its
+ * latest lost sends until a send on the same EV is delivered
+ * (spritz_fb_avoid()), so that its repairs do not go back to paths the
+ * rule has not judged, or cannot judge.
  *
  * Only data segments are recorded: SYN, SYN-ACK, FIN-only and RST sends
  * never yield path feedback (their retransmissions are the peer's silence,
@@ -180,18 +180,16 @@ static __always_inline __u32 __spritz_fb_emit(struct spritz_inflight *e, __u32 k
 }
 
 /*
- * Send @e was lost (@lost) or delivered: if it was sent after every send
- * whose fate the flow knows, its fate is the flow's latest; a loss adds
- * its EV to the set the flow's samples avoid (spritz_fb_avoid()), a
- * delivery empties it.
+ * Send @e was lost (@lost) or delivered: a loss makes its EV the newest of
+ * the set the flow's samples avoid (spritz_fb_avoid()), a delivery takes
+ * its EV out.  Whatever the order of the sends: a path the flow lost a
+ * send on stays avoided until it delivers one, however many the flow's
+ * other paths deliver.
  */
 static __always_inline void __spritz_fb_fate(struct spritz_fb_flow *fb,
 					     const struct spritz_inflight *e, int lost)
 {
-	if (lost ? e->sent_ns < fb->fate_ns : e->sent_ns <= fb->fate_ns)
-		return;
-	fb->fate_ns = e->sent_ns;
-	fb->avoid = lost ? spritz_avoid_add(fb->avoid, e->ev) : 0;
+	fb->avoid = lost ? spritz_avoid_add(fb->avoid, e->ev) : spritz_avoid_del(fb->avoid, e->ev);
 }
 
 /*
@@ -836,18 +834,19 @@ static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
 
 /*
  * The EVs flow @fb's samples avoid (bpf_spritz_pick()'s @avoid): the
- * paths of its latest lost sends, up to SPRITZ_AVOID_MAX, each sent after
- * every send whose fate was known when it was lost (__spritz_fb_fate()),
- * until a send of the flow sent after them is delivered.  The pick avoids
- * them exactly while another enabled path exists, in the datapath's
- * spritz_decide() and the simulator's hosts alike.  The flow's own choice
- * only, so it needs no evidence (the dead-path rule's disable needs it:
- * it applies to every flow).  Without it, a small flow biased to a dead
- * minimal path, or a repair sampled while every other send of the flow is
- * lost too, goes back to a dead path at each of TCP's backed-off RTOs
- * (seconds); with only the latest lost EV avoided, the repairs of a flow
- * alternate between two dead paths.  Scout and Spray only: the baselines
- * (ECMP, OPS, Flicr) do not adapt so (@lb).
+ * paths of its latest lost sends, up to SPRITZ_AVOID_MAX (the oldest
+ * leaves), each until a send on it is delivered (__spritz_fb_fate()).
+ * The pick avoids them exactly while another enabled path exists, in the
+ * datapath's spritz_decide() and the simulator's hosts alike.  The flow's
+ * own choice only, so it needs no evidence (the dead-path rule's disable
+ * needs it: it applies to every flow).  Without it, a small flow biased
+ * to a dead minimal path, or a repair sampled while every other send of
+ * the flow is lost too, goes back to a dead path at each of TCP's
+ * backed-off RTOs (seconds); with only the latest lost EV avoided, the
+ * repairs of a flow alternate between two dead paths; and with the set
+ * emptied by any delivery, a repair made after the flow's live paths
+ * delivered goes back to the dead ones.  Scout and Spray only: the
+ * baselines (ECMP, OPS, Flicr) do not adapt so (@lb).
  */
 static __always_inline __u64 spritz_fb_avoid(const struct spritz_fb_flow *fb,
 					     const struct spritz_lb_flow *lb)

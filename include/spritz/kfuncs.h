@@ -68,16 +68,31 @@ static __always_inline int spritz_avoid_has(__u64 a, __u16 ev)
 	return 0;
 }
 
+/* Set @a without @ev, the others in their order. */
+static __always_inline __u64 spritz_avoid_del(__u64 a, __u16 ev)
+{
+	__u32 k, n = SPRITZ_AVOID_N(a);
+	__u64 out = 0, m = 0;
+
+	for (k = 0; k < SPRITZ_AVOID_MAX; k++) {
+		if (k < n && SPRITZ_AVOID_EV(a, k) != ev) {
+			out |= (__u64)SPRITZ_AVOID_EV(a, k) << (16 * m);
+			m++;
+		}
+	}
+	return m << 48 | out;
+}
+
 /*
- * Set @a with @ev added as its newest (slot 0), the oldest dropped when it
- * is full; @a itself if it holds @ev.
+ * Set @a with @ev as its newest (slot 0): moved there if it is a member,
+ * else added, the oldest dropped when the set is full.
  */
 static __always_inline __u64 spritz_avoid_add(__u64 a, __u16 ev)
 {
-	__u64 n = SPRITZ_AVOID_N(a);
+	__u64 n;
 
-	if (spritz_avoid_has(a, ev))
-		return a;
+	a = spritz_avoid_del(a, ev);
+	n = SPRITZ_AVOID_N(a);
 	n = n < SPRITZ_AVOID_MAX ? n + 1 : SPRITZ_AVOID_MAX;
 	return n << 48 | ((a << 16) & 0xffffffffffffULL) | ev;
 }

@@ -178,7 +178,6 @@ struct spritz_fb_flow {
 	__u32 repair_tsval; /* TSval (RFC 7323) of TCP's first repair of the suspect */
 	__u32 __pad;
 	__u64 avoid;	    /* EVs the flow's samples avoid, SPRITZ_AVOID_* (spritz_fb_avoid()) */
-	__u64 fate_ns;	    /* sent time of the latest send known lost or delivered */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];

@@ -1271,13 +1271,16 @@ static void test_pick_flags(void)
 
 /*
  * A flow's samples avoid the EVs of its latest lost sends, up to
- * SPRITZ_AVOID_MAX, until a send it made after them is delivered
+ * SPRITZ_AVOID_MAX, each until a send on it is delivered
  * (spritz_fb_avoid()).  Trace "dead": the window of a flow on one dead
- * path, then TCP's RTO repair elsewhere; "order": a delivery of a send
- * made before the loss does not end it, one made after does, a newer loss
- * joins the set; "chain": repairs lost on one path after another (two
- * dead paths would otherwise take turns), a loss again on an avoided EV,
- * the oldest EV leaving a full set.
+ * path, then TCP's RTO repair elsewhere: the repair's delivery does not
+ * end the dead path's avoidance; "order": deliveries on other paths, made
+ * before or after the loss, change nothing, a loss found late of a send
+ * older than a delivered one still counts, a delivery on an avoided EV
+ * takes it out; "chain": repairs lost on one path after another (two dead
+ * paths would otherwise take turns), a loss again on an avoided EV makes
+ * it the newest, the oldest EV leaves a full set; "recovered": a congested
+ * path that drops one send and delivers the next leaves the set.
  */
 static void test_avoid(void)
 {
@@ -1288,24 +1291,37 @@ static void test_avoid(void)
 		TX(250 * MS, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1",
 		   "una=1000 nxt=1200 pend=2 avoid=0101"),
 		/* the repair arrives, the flow moves on; 1100, sent at 1 ms, is 259
-		 * ms old: lost, but sent before the repair */
+		 * ms old: lost too; E1 stays avoided */
 		RX(260 * MS, F_A, 1100, "NACK:0101 ACK:0202", "fb_ack=1 fb_nack=1",
-		   "una=1100 nxt=1200 pend=0 avoid=-"),
+		   "una=1100 nxt=1200 pend=0 avoid=0101"),
+		/* the next repair is sampled away from E1 and delivered: E1 stays */
+		TX(261 * MS, 1100, 100, E3, "", "eg_retrans=1", "una=1100 nxt=1200 pend=1 avoid=0101"),
+		RX(262 * MS, F_A, 1200, "ACK:0303", "fb_ack=1", "una=1200 nxt=1200 pend=0 avoid=0101"),
 	};
 	static const struct step order[] = {
 		TX(0, 1000, 100, E2, "", "", NULL),
 		TX(2 * MS, 1100, 100, E1, "", "", NULL),
+		TX(3 * MS, 1200, 100, E4, "", "", NULL),
+		/* 1200, sent after the lost one, delivered first */
+		RXS(4 * MS, F_A, 1000, 1, B(1200, 1300), "ACK:0404", "fb_ack=1 in_sack_blocks=1",
+		    "una=1000 nxt=1300 pend=2 avoid=-"),
 		TX(5 * MS, 1100, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1",
-		   "una=1000 nxt=1200 pend=2 avoid=0101"),
-		/* 1000 was sent before the lost one: still avoided */
-		RX(6 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1200 pend=1 avoid=0101"),
-		TX(7 * MS, 1200, 100, E2, "", "", "una=1100 nxt=1300 pend=2 avoid=0101"),
-		/* a newer loss, on E3: E3 joins */
+		   "una=1000 nxt=1300 pend=2 avoid=0101"),
+		/* 1000 on E2, sent before the lost one: E1 still avoided */
+		RX(6 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1300 pend=1 avoid=0101"),
+		TX(7 * MS, 1300, 100, E2, "", "", "una=1100 nxt=1400 pend=2 avoid=0101"),
+		/* a newer loss, on E3: E3 joins, newest first */
 		TX(8 * MS, 1100, 100, E2, "NACK:0303", "eg_retrans=1 fb_nack=1",
-		   "una=1100 nxt=1300 pend=2 avoid=0303,0101"),
-		/* 1200, sent at 7 ms, after the lost one of 5 ms: over */
-		RXS(9 * MS, F_A, 1100, 1, B(1200, 1300), "ACK:0202", "fb_ack=1 in_sack_blocks=1",
-		    "una=1100 nxt=1300 pend=1 avoid=-"),
+		   "una=1100 nxt=1400 pend=2 avoid=0303,0101"),
+		/* 1300 on E2, sent after both losses: both still avoided */
+		RXS(9 * MS, F_A, 1100, 1, B(1300, 1400), "ACK:0202", "fb_ack=1 in_sack_blocks=1",
+		    "una=1100 nxt=1400 pend=1 avoid=0303,0101"),
+		/* a send on E1 delivered: E1 out, E3 stays (and to the dead-path
+		 * rule, the suspect's path is alive) */
+		TX(10 * MS, 1400, 100, E1, "", "", NULL),
+		RXS(11 * MS, F_A, 1100, 1, B(1300, 1500), "ACK:0101",
+		    "fb_ack=1 in_sack_blocks=1 fb_path_alive=1",
+		    "una=1100 nxt=1500 pend=1 avoid=0303"),
 	};
 	static const struct step chain[] = {
 		TX(0, 1000, 100, E1, "", "", "una=1000 nxt=1100 pend=1 avoid=-"),
@@ -1316,14 +1332,25 @@ static void test_avoid(void)
 		   "una=1000 nxt=1100 pend=1 avoid=0202,0101"),
 		TX(7 * MS, 1000, 100, E1, "NACK:0303", "eg_retrans=1 fb_nack=1",
 		   "una=1000 nxt=1100 pend=1 avoid=0303,0202,0101"),
-		/* lost again on E1: already in the set */
+		/* lost again on E1: the newest again */
 		TX(15 * MS, 1000, 100, E4, "NACK:0101", "eg_retrans=1 fb_nack=1",
-		   "una=1000 nxt=1100 pend=1 avoid=0303,0202,0101"),
-		/* a fourth EV: the oldest (E1) leaves */
+		   "una=1000 nxt=1100 pend=1 avoid=0101,0303,0202"),
+		/* a fourth EV: the oldest (E2) leaves */
 		TX(31 * MS, 1000, 100, E2, "NACK:0404", "eg_retrans=1 fb_nack=1",
-		   "una=1000 nxt=1100 pend=1 avoid=0404,0303,0202"),
-		/* the latest repair is delivered: over */
-		RX(32 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1100 pend=0 avoid=-"),
+		   "una=1000 nxt=1100 pend=1 avoid=0404,0101,0303"),
+		/* the latest repair is delivered, on E2, not in the set */
+		RX(32 * MS, F_A, 1100, "ACK:0202", "fb_ack=1",
+		   "una=1100 nxt=1100 pend=0 avoid=0404,0101,0303"),
+	};
+	static const struct step recovered[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(1 * MS, 1100, 100, E1, "", "", NULL),
+		/* 1000 dropped on a congested E1, repaired on E2 */
+		TX(2 * MS, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1200 pend=2 avoid=0101"),
+		/* 1100, on E1 too, arrives: E1 delivers again, alive */
+		RXS(3 * MS, F_A, 1000, 1, B(1100, 1200), "ACK:0101",
+		    "fb_ack=1 in_sack_blocks=1 fb_path_alive=1", "una=1000 nxt=1200 pend=1 avoid=-"),
 	};
 	static const struct {
 		__u8 algo;
@@ -1342,6 +1369,7 @@ static void test_avoid(void)
 	RUN("avoid dead", dead, NULL);
 	RUN("avoid order", order, NULL);
 	RUN("avoid chain", chain, NULL);
+	RUN("avoid recovered", recovered, NULL);
 	/* the set reaches the pick for Scout and Spray only */
 	memset(&fb, 0, sizeof(fb));
 	fb.avoid = spritz_avoid_add(spritz_avoid_add(0, E1), E2);
@@ -1352,7 +1380,7 @@ static void test_avoid(void)
 	}
 }
 
-/* The avoid set (kfuncs.h): membership, order, capacity. */
+/* The avoid set (kfuncs.h): membership, order, capacity, removal. */
 static void test_avoid_set(void)
 {
 	__u64 a = 0;
@@ -1363,10 +1391,19 @@ static void test_avoid_set(void)
 	ASSERT_TRUE(spritz_avoid_has(a, 0) && SPRITZ_AVOID_N(a) == 1, "EV 0 is an EV");
 	a = spritz_avoid_add(spritz_avoid_add(a, E1), E2);
 	ASSERT_EQ(a, (__u64)3 << 48 | (__u64)0 << 32 | (__u64)E1 << 16 | E2, "three, newest first");
-	ASSERT_EQ(spritz_avoid_add(a, E1), a, "a member again: unchanged");
+	ASSERT_EQ(spritz_avoid_add(a, E2), a, "the newest again: unchanged");
+	ASSERT_EQ(spritz_avoid_add(a, 0), (__u64)3 << 48 | (__u64)E1 << 32 | (__u64)E2 << 16 | 0,
+		  "a member again: the newest");
 	a = spritz_avoid_add(a, 0xffff);
 	ASSERT_EQ(a, (__u64)3 << 48 | (__u64)E1 << 32 | (__u64)E2 << 16 | 0xffff, "full: oldest out");
 	ASSERT_FALSE(spritz_avoid_has(a, 0), "EV 0 left");
+	ASSERT_EQ(spritz_avoid_del(a, E1), (__u64)2 << 48 | (__u64)E2 << 16 | 0xffff,
+		  "the middle out: the others in order");
+	ASSERT_EQ(spritz_avoid_del(a, 0xffff), (__u64)2 << 48 | (__u64)E1 << 16 | E2, "the newest out");
+	ASSERT_EQ(spritz_avoid_del(a, 0x0505), a, "not a member: unchanged");
+	ASSERT_EQ(spritz_avoid_del(spritz_avoid_del(spritz_avoid_del(a, E1), E2), 0xffff), 0,
+		  "all out: empty");
+	ASSERT_EQ(spritz_avoid_add(spritz_avoid_add(0, E1), E1), (__u64)1 << 48 | E1, "one, twice");
 	ASSERT_FALSE(spritz_avoid_has((__u64)1 << 48 | (__u64)E2 << 16 | E1, E2), "only the counted slots");
 	ASSERT_FALSE(spritz_avoid_has(E1, E1), "count 0: nothing");
 }
