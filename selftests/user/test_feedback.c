@@ -1280,7 +1280,8 @@ static void test_pick_flags(void)
  * takes it out; "chain": repairs lost on one path after another (two dead
  * paths would otherwise take turns), a loss again on an avoided EV makes
  * it the newest, the oldest EV leaves a full set; "recovered": a congested
- * path that drops one send and delivers the next leaves the set.
+ * path that drops one send and delivers the next leaves the set.  The
+ * suspect's path, under judgement, is not avoided.
  */
 static void test_avoid(void)
 {
@@ -1377,6 +1378,20 @@ static void test_avoid(void)
 		struct spritz_lb_flow lb = { .algo = algos[i].algo };
 
 		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), algos[i].avoids ? fb.avoid : 0, algos[i].name);
+	}
+	/* while the dead-path rule judges a suspect, its path stays sampled */
+	{
+		struct spritz_lb_flow lb = { .algo = SPRITZ_ALGO_SPRAY };
+
+		fb.suspect.ev = E1;
+		fb.suspect.state = SPRITZ_IF_LOST;
+		fb.flags |= SPRITZ_FB_F_SUSPECT;
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), spritz_avoid_add(0, E2), "the suspect's EV is sampled");
+		fb.suspect.ev = E3;
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), fb.avoid, "a suspect elsewhere: the whole set");
+		fb.flags &= ~SPRITZ_FB_F_SUSPECT;
+		fb.suspect.ev = E1;
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), fb.avoid, "judged: E1 avoided again");
 	}
 }
 
