@@ -414,17 +414,21 @@ __noinline int spritz_record(struct spritz_flow *f, struct spritz_stats *st,
 	return 0;
 }
 
+/* spritz_decide()'s @how */
+#define SPRITZ_DECIDE_SYN_AGAIN 1 /* a SYN the flow sent before (spritz_fb_pick_flags()) */
+#define SPRITZ_DECIDE_REPAIR 2	  /* a send of sequence sent before (spritz_fb_avoid()) */
+
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
  * module when the core asks for a sample.  Returns SPRITZ_PICK(EV, lat_class),
- * or -1: no path (the packet leaves unsteered).  @syn_again: the send is a
- * SYN the flow sent before (spritz_fb_pick_flags()).  A global function: its
+ * or -1: no path (the packet leaves unsteered).  @how: SPRITZ_DECIDE_*.  A
+ * global function (at most five arguments, hence the flags): its
  * three call sites would otherwise each be verified on every path through
  * the parser, and 6.1's egress verification came within 1 % of the
  * 1M-instruction limit.
  */
 __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
-			     struct spritz_stats *st, __u32 segs, int syn_again)
+			     struct spritz_stats *st, __u32 segs, __u32 how)
 {
 	struct spritz_lb_verdict v;
 	__u64 avoid;
@@ -438,8 +442,8 @@ __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 		return SPRITZ_PICK(v.ev, v.lat_class);
 	}
 	st->dec_sample++;
-	flags = spritz_fb_pick_flags(&f->fb, v.flags, syn_again, f->bytes_sent,
-				     c->small_flow_bytes);
+	flags = spritz_fb_pick_flags(&f->fb, v.flags, !!(how & SPRITZ_DECIDE_SYN_AGAIN),
+				     f->bytes_sent, c->small_flow_bytes);
 	if (flags & SPRITZ_PICK_SMALL_FLOW)
 		st->pick_small_flow++;
 	if (flags & SPRITZ_PICK_MIN_BIAS)
@@ -449,7 +453,7 @@ __noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 		return -1;
 	}
 	/* not where the flow just lost sends (spritz_fb_avoid()) */
-	avoid = spritz_fb_avoid(&f->fb, &f->lb);
+	avoid = spritz_fb_avoid(&f->fb, &f->lb, !!(how & SPRITZ_DECIDE_REPAIR));
 	if (avoid)
 		st->pick_avoid++;
 	r = bpf_spritz_pick(f->src_switch, f->dst_switch, flags, avoid);
@@ -599,7 +603,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	struct spritz_ctx *c;
 	__u32 seq, paylen, end, segs;
 	__u8 tflags;
-	int r, kind;
+	int r, kind, repair = 0;
 
 	if (SPRITZ_BENCH_STOP(1))
 		return SPRITZ_TC_NEXT;
@@ -648,15 +652,17 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	if (kind == SPRITZ_SEG_DATA) {
 		f->used_ns = c->now;
 		spritz_sock_state(skb, f, end);
-		if (spritz_fb_presend(&f->fb, seq, end) &&
-		    spritz_retrans(f, st, seq, end, spritz_tsval(th, spritz_data_end(skb))))
+		repair = spritz_fb_presend(&f->fb, seq, end);
+		if (repair && spritz_retrans(f, st, seq, end, spritz_tsval(th, spritz_data_end(skb))))
 			spritz_fb_deliver(f, &c->cfg, st);
 	}
 	if (SPRITZ_BENCH_STOP(6))
 		goto out;
 
 	r = spritz_decide(f, c, st, segs,
-			  kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_HAVE_EV));
+			  (kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_HAVE_EV) ?
+				   SPRITZ_DECIDE_SYN_AGAIN : 0) |
+				  (repair ? SPRITZ_DECIDE_REPAIR : 0));
 	if (r < 0) {
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
@@ -808,6 +814,7 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 /* spritz_inner_sent() results */
 #define SPRITZ_INNER_RECORD 1	/* a data send of the inner flow: record it */
 #define SPRITZ_INNER_OUTCOMES 2 /* a retransmission left outcomes to deliver */
+#define SPRITZ_INNER_REPAIR 4	/* a send of sequence sent before */
 
 /*
  * The inner TCP segment @in leaves in tunnel flow @f (key @fkey): tie
@@ -825,10 +832,11 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 		spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end);
 		return 0;
 	}
-	if (spritz_fb_presend(&f->fb, in->seq, in->end) &&
-	    spritz_retrans(f, st, in->seq, in->end, in->ts))
-		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES;
-	return SPRITZ_INNER_RECORD;
+	if (!spritz_fb_presend(&f->fb, in->seq, in->end))
+		return SPRITZ_INNER_RECORD;
+	if (spritz_retrans(f, st, in->seq, in->end, in->ts))
+		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES | SPRITZ_INNER_REPAIR;
+	return SPRITZ_INNER_RECORD | SPRITZ_INNER_REPAIR;
 }
 
 /* Whether UDP to @port carries an EV (abi.h, the spritz_udp map overrides). */
@@ -877,7 +885,7 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver_all(f, &c->cfg, st);
 	}
-	r = spritz_decide(f, c, st, segs, 0);
+	r = spritz_decide(f, c, st, segs, record & SPRITZ_INNER_REPAIR ? SPRITZ_DECIDE_REPAIR : 0);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 	if (r < 0) {

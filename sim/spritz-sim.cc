@@ -527,7 +527,7 @@ void fb_deliver(Flow *f)
 }
 
 /* The EV of one send (bpf spritz_decide()): EV | class << 16, or -1. */
-int host_decide(Flow *f, int syn_again)
+int host_decide(Flow *f, int syn_again, int repair)
 {
 	Sim *S = g_sim;
 	spritz_lb_verdict v;
@@ -547,7 +547,7 @@ int host_decide(Flow *f, int syn_again)
 	if (flags & SPRITZ_PICK_MIN_BIAS)
 		S->st.pick_min_bias++;
 	/* not where the flow just lost sends (spritz_fb_avoid()) */
-	avoid = spritz_fb_avoid(&f->hf.fb, &f->hf.lb);
+	avoid = spritz_fb_avoid(&f->hf.fb, &f->hf.lb, repair);
 	if (avoid)
 		S->st.pick_avoid++;
 	r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, flags, avoid, now_ns(),
@@ -583,7 +583,7 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	int kind = spritz_fb_seg_kind(tb.flags, paylen);
 	uint32_t end = tb.seq + paylen + !!(tb.flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_FIN));
 	EvTag tag;
-	int r;
+	int r, repair;
 
 	if (!f->hf_init) {
 		memset(&f->hf, 0, sizeof(f->hf));
@@ -607,12 +607,12 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		S->st.eg_pure_ack++;
 		return;
 	}
-	if (kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end) &&
-	    spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end, SPRITZ_FB_TS_NONE))
+	repair = kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end);
+	if (repair && spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end, SPRITZ_FB_TS_NONE))
 		fb_deliver(f);
 	if (kind == SPRITZ_SEG_DATA)
 		f->hf.fb.unsent = sock_unsent(f, end);
-	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV));
+	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV), repair);
 	if (r < 0) {
 		S->st.eg_unsteered++;
 		return;

@@ -41,10 +41,10 @@
  * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.  A flow's own
  * choice needs none: its samples (Scout, Spray) avoid the EVs of its
- * latest lost sends until a send on the same EV is delivered, all but the
- * suspect's, which the rule is judging (spritz_fb_avoid()), so that its
- * repairs do not go back to paths the rule has not judged, or cannot
- * judge.
+ * latest lost sends until a send on the same EV is delivered (new data
+ * may still go to the suspect's path, which the rule is judging:
+ * spritz_fb_avoid()), so that its repairs do not go back to paths the
+ * rule has not judged, or cannot judge.
  *
  * Only data segments are recorded: SYN, SYN-ACK, FIN-only and RST sends
  * never yield path feedback (their retransmissions are the peer's silence,
@@ -846,20 +846,22 @@ static __always_inline int spritz_fb_probe(const struct spritz_fb_flow *fb)
  * backed-off RTOs (seconds); with only the latest lost EV avoided, the
  * repairs of a flow alternate between two dead paths; and with the set
  * emptied by any delivery, a repair made after the flow's live paths
- * delivered goes back to the dead ones.  One exception: the path of the
+ * delivered goes back to the dead ones.  One exception, for new data
+ * only (not @repair, a send of sequence sent before): the path of the
  * suspect the dead-path rule is judging stays sampled, because the rule
  * needs a second loss there (or a delivery, which clears it) to disable
- * it for every flow of the host; avoided, a dead path would never be
- * disabled.  Scout and Spray only: the baselines (ECMP, OPS, Flicr) do
- * not adapt so (@lb).
+ * it for every flow of the host, and a new send lost there costs a SACK
+ * repair where a lost repair costs an RTO.  Scout and Spray only: the
+ * baselines (ECMP, OPS, Flicr) do not adapt so (@lb).
  */
 static __always_inline __u64 spritz_fb_avoid(const struct spritz_fb_flow *fb,
-					     const struct spritz_lb_flow *lb)
+					     const struct spritz_lb_flow *lb, int repair)
 {
 	if (!__spritz_lb_is_spritz(lb->algo))
 		return 0;
-	return fb->flags & SPRITZ_FB_F_SUSPECT ? spritz_avoid_del(fb->avoid, fb->suspect.ev) :
-						 fb->avoid;
+	if (repair || !(fb->flags & SPRITZ_FB_F_SUSPECT))
+		return fb->avoid;
+	return spritz_avoid_del(fb->avoid, fb->suspect.ev);
 }
 
 /*

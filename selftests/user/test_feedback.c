@@ -1280,8 +1280,8 @@ static void test_pick_flags(void)
  * takes it out; "chain": repairs lost on one path after another (two dead
  * paths would otherwise take turns), a loss again on an avoided EV makes
  * it the newest, the oldest EV leaves a full set; "recovered": a congested
- * path that drops one send and delivers the next leaves the set.  The
- * suspect's path, under judgement, is not avoided.
+ * path that drops one send and delivers the next leaves the set.  New
+ * data may go to the suspect's path, under judgement; a repair may not.
  */
 static void test_avoid(void)
 {
@@ -1377,21 +1377,25 @@ static void test_avoid(void)
 	for (i = 0; i < ARRAY_SIZE(algos); i++) {
 		struct spritz_lb_flow lb = { .algo = algos[i].algo };
 
-		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), algos[i].avoids ? fb.avoid : 0, algos[i].name);
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb, 0), algos[i].avoids ? fb.avoid : 0, algos[i].name);
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb, 1), algos[i].avoids ? fb.avoid : 0, algos[i].name);
 	}
-	/* while the dead-path rule judges a suspect, its path stays sampled */
+	/* while the dead-path rule judges a suspect, new data may go to its
+	 * path, a repair may not */
 	{
 		struct spritz_lb_flow lb = { .algo = SPRITZ_ALGO_SPRAY };
 
 		fb.suspect.ev = E1;
 		fb.suspect.state = SPRITZ_IF_LOST;
 		fb.flags |= SPRITZ_FB_F_SUSPECT;
-		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), spritz_avoid_add(0, E2), "the suspect's EV is sampled");
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb, 0), spritz_avoid_add(0, E2),
+			  "new data: the suspect's EV is sampled");
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb, 1), fb.avoid, "a repair: the whole set");
 		fb.suspect.ev = E3;
-		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), fb.avoid, "a suspect elsewhere: the whole set");
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb, 0), fb.avoid, "a suspect elsewhere: the whole set");
 		fb.flags &= ~SPRITZ_FB_F_SUSPECT;
 		fb.suspect.ev = E1;
-		ASSERT_EQ(spritz_fb_avoid(&fb, &lb), fb.avoid, "judged: E1 avoided again");
+		ASSERT_EQ(spritz_fb_avoid(&fb, &lb, 0), fb.avoid, "judged: E1 avoided again");
 	}
 }
 
