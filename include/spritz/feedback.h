@@ -386,6 +386,10 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 	/* a later ACK of the suspect's sequence may be the repair's */
 	if (s->state != SPRITZ_IF_LOST || !spritz_seq_overlap(s->start_seq, s->end_seq, seq, end))
 		return n;
+	/* the repair's sequence again: an ACK of it may be this copy's (Karn) */
+	if ((s->flags & SPRITZ_IF_F_MOVED) &&
+	    spritz_seq_overlap(fb->repair_seq, fb->repair_seq + 1, seq, end))
+		s->flags |= SPRITZ_IF_F_KARN;
 	if (!(s->flags & SPRITZ_IF_F_RESENT) && (ts >> 32)) {
 		s->flags |= SPRITZ_IF_F_TSVAL;
 		fb->repair_tsval = (__u32)ts;
@@ -428,6 +432,7 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 	    spritz_seq_overlap(fb->suspect.start_seq, fb->suspect.end_seq, seq, end)) {
 		fb->suspect.flags |= SPRITZ_IF_F_MOVED;
 		fb->repair_ns = now;
+		fb->repair_seq = seq;
 	}
 	if (e->state == SPRITZ_IF_PENDING) {
 		st->eg_ring_overrun++;
@@ -568,10 +573,11 @@ static __always_inline int __spritz_fb_eifel(const struct spritz_fb_flow *fb,
  * ACK @a covers the suspect's sequence.  If TCP did not send it again, or
  * the ACK echoes a timestamp older than the repair (__spritz_fb_eifel()),
  * it was late, not lost, and its path is alive.  If TCP sent it again on
- * another path within the timeout of the suspect, that repair was
- * delivered: the peer answered and its switch was reachable (evidence
- * that survives the ring records of the flow's other sends being
- * overwritten).
+ * another path within the timeout of the suspect, and not a third time
+ * (Karn: the ACK may be a later copy's, sent after a silent peer came
+ * back), that repair was delivered: the peer answered and its switch was
+ * reachable (evidence that survives the ring records of the flow's other
+ * sends being overwritten).
  */
 static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 					     const struct spritz_fb_ackinfo *a)
@@ -584,8 +590,8 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 		return;
 	if (!(s->flags & SPRITZ_IF_F_RESENT) || __spritz_fb_eifel(fb, s, a))
 		s->flags |= SPRITZ_IF_F_ALIVE;
-	else if ((s->flags & SPRITZ_IF_F_MOVED) && fb->repair_ns >= s->sent_ns &&
-		 fb->repair_ns - s->sent_ns < a->timeout_ns)
+	else if ((s->flags & (SPRITZ_IF_F_MOVED | SPRITZ_IF_F_KARN)) == SPRITZ_IF_F_MOVED &&
+		 fb->repair_ns >= s->sent_ns && fb->repair_ns - s->sent_ns < a->timeout_ns)
 		s->flags |= SPRITZ_IF_F_REACH;
 }
 

@@ -134,6 +134,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_RESENT (1U << 5) /* TCP sent its sequence again */
 #define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
 #define SPRITZ_IF_F_TSVAL (1U << 7)  /* ... first with TCP timestamp fb.repair_tsval */
+#define SPRITZ_IF_F_KARN (1U << 8)   /* ... and that repair's sequence again later */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -176,7 +177,7 @@ struct spritz_fb_flow {
 	__u32 dupthresh; /* the socket's reordering (TCP's DupThresh) then, 0: unknown */
 	__u32 unsent;	 /* bytes the socket held beyond that send (write_seq - its end) */
 	__u32 repair_tsval; /* TSval (RFC 7323) of TCP's first repair of the suspect */
-	__u32 __pad;
+	__u32 repair_seq;   /* first sequence number of its first repair on another EV */
 	__u64 avoid;	    /* EVs the flow's samples avoid, SPRITZ_AVOID_* (spritz_fb_avoid()) */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];

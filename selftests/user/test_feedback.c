@@ -562,8 +562,25 @@ static void test_dead_path(void)
 		RXS(1600 * US, F_A, 1600, 1, B(1300, 1400), "", "", "una=1600 nxt=1600 pend=0"),
 		RX(5000 * US, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
 	};
+	/* a GSO send lost on a dead path, repaired segment by segment on
+	 * other paths after the RTO: the repairs of its later segments are
+	 * no second copy of the first repair, whose delivery is evidence */
+	static const struct step gso_repairs[] = {
+		TXG(0, 1000, 300, 3, E1, "", "", NULL),
+		TX(100 * US, 1300, 100, E1, "", "", NULL),
+		TX(1000 * US, 1000, 100, E2, "NACK:0101x3", "eg_retrans=1 fb_nack=1", NULL),
+		TX(1010 * US, 1100, 100, E3, "", "eg_retrans=1", NULL),
+		TX(1020 * US, 1200, 100, E2, "", "eg_retrans=1", NULL),
+		TX(1030 * US, 1300, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1400 pend=4"),
+		/* within two timeouts of the repair a DSACK could still come */
+		RX(1500 * US, F_A, 1400, "ACK:0202 ACK:0303 ACK:0202 ACK:0303", "fb_ack=4",
+		   "una=1400 nxt=1400 pend=0"),
+		RX(3 * MS, F_A, 1400, "TMO:0101x3", "fb_timeout=1", "una=1400 nxt=1400 pend=0"),
+	};
 	trace_srtt_us = 300;
 	RUN_DIS("dead_path", t, 1);
+	RUN_DIS("dead_path_gso_repairs", gso_repairs, 1);
 	trace_srtt_us = 300;
 	RUN_DIS("reordered", reordered, 0);
 }
@@ -990,7 +1007,27 @@ static void test_dead_peer(void)
 		RX(402 * MS, F_A, 1300, "ACK:0303 ACK:0202", "fb_ack=2", "una=1300 nxt=1300 pend=0"),
 		RX(403 * MS, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
 	};
+	/* silent from the first send on: TCP's first repair, within the
+	 * timeout and on another path, is lost too; the one after the peer
+	 * returns is delivered, long after.  The ACK is the later copy's
+	 * (Karn): no evidence that the switch was reachable then */
+	static const struct step repaired_late[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E1, "", "", NULL),
+		TX(200 * US, 1200, 100, E2, "", "", NULL),
+		TX(1500 * US, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1300 pend=3"),
+		RX(4 * MS, F_A, 1000, "NACK:0101 NACK:0202 NACK:0202", "fb_nack=3 fb_no_reach=1",
+		   "una=1000 nxt=1300 pend=0"),
+		TX(5 * MS, 1000, 100, E3, "", "eg_retrans=1", NULL),
+		RX(5500 * US, F_A, 1100, "ACK:0303", "fb_ack=1", "una=1100 nxt=1300 pend=0"),
+		TX(5600 * US, 1100, 100, E3, "", "eg_retrans=1", NULL),
+		TX(5600 * US, 1200, 100, E2, "", "eg_retrans=1", NULL),
+		RX(6 * MS, F_A, 1300, "ACK:0303 ACK:0202", "fb_ack=2", "una=1300 nxt=1300 pend=0"),
+		RX(9 * MS, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
+	};
 	RUN_DIS("dead_peer", t, 0);
+	RUN_DIS("dead_peer_repaired_late", repaired_late, 0);
 }
 
 /*
