@@ -1026,8 +1026,34 @@ static void test_dead_peer(void)
 		RX(6 * MS, F_A, 1300, "ACK:0303 ACK:0202", "fb_ack=2", "una=1300 nxt=1300 pend=0"),
 		RX(9 * MS, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
 	};
+	/* as captured (kmod/failover silent_peer, 6.1, times / 100): the
+	 * peer goes silent; a tail loss probe repairs the last segment of the
+	 * GSO send in flight on another path within the timeout (the send is
+	 * the suspect, the probe its first repair); the RTO repairs the
+	 * head; the peer returns, a new send is SACKed and TCP's loss
+	 * recovery sends every segment again, the probe's too: its ACK is no
+	 * evidence */
+	static const struct step tlp_late[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TXG(50 * US, 1100, 300, 3, E1, "", "", NULL),
+		TX(370 * US, 1300, 100, E2, "NACK:0101x3", "eg_retrans=1 fb_nack=1", NULL),
+		TX(2500 * US, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		TX(7 * MS, 1000, 100, E3, "NACK:0202", "eg_retrans=1 fb_nack=1", NULL),
+		TX(60 * MS, 1000, 100, E4, "NACK:0303", "eg_retrans=1 fb_nack=1",
+		   "una=1000 nxt=1400 pend=2"),
+		RX(60200 * US, F_A, 1100, "NACK:0202 ACK:0404", "fb_nack=1 fb_ack=1 fb_no_reach=1",
+		   "una=1100 nxt=1400 pend=0"),
+		TX(60300 * US, 1400, 100, E4, "", "", NULL),
+		RXS(60400 * US, F_A, 1100, 1, B(1400, 1500), "ACK:0404", "in_sack_blocks=1 fb_ack=1",
+		    "una=1100 nxt=1500 pend=0"),
+		TX(60500 * US, 1100, 200, E4, "", "eg_retrans=1", NULL),
+		TX(60600 * US, 1300, 100, E4, "", "eg_retrans=1", NULL),
+		RX(60800 * US, F_A, 1500, "ACK:0404 ACK:0404", "fb_ack=2", "una=1500 nxt=1500 pend=0"),
+		RX(70 * MS, F_A, 1500, "", "", "una=1500 nxt=1500 pend=0"),
+	};
 	RUN_DIS("dead_peer", t, 0);
 	RUN_DIS("dead_peer_repaired_late", repaired_late, 0);
+	RUN_DIS("dead_peer_tlp_repaired_late", tlp_late, 0);
 }
 
 /*
