@@ -775,6 +775,53 @@ static void test_module_picks(void)
 }
 
 /*
+ * While the dead-path rule judges a suspect, a repair avoids the suspect's
+ * path and new data may take it (spritz_fb_avoid(), SPRITZ_DECIDE_REPAIR):
+ * a Spray flow to D2 (four paths) sends 1000, then 1000 again (TCP found
+ * it lost: the suspect, whose EV the repair avoids), new data (nothing
+ * avoided), then 1000 a third time (the suspect's EV and the first
+ * repair's, now lost too, avoided).
+ */
+static void test_repair_avoid(void)
+{
+	static const struct {
+		const char *what;
+		__u32 seq;
+		int avoid_picks; /* pick_avoid delta */
+	} steps[] = {
+		{ "new data", 1000, 0 },
+		{ "first repair: the suspect's EV avoided", 1000, 1 },
+		{ "new data: the suspect's EV allowed", 1100, 0 },
+		{ "new data", 1200, 0 },
+		{ "second repair: both lost EVs avoided", 1000, 1 },
+	};
+	struct spritz_stats st0, st1;
+	uint16_t evs[ARRAY_SIZE(steps)];
+	struct pkt in, out;
+	uint32_t ret;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	dp_reset(skel);
+	ASSERT_OK(knob_set_str("algorithm", "spray"), "spray");
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		struct spec s = TCP6(.dst = DST2_6, .seq = steps[i].seq);
+
+		dp_stats(skel, &st0);
+		pkt_build(&in, &s);
+		dp_run(prog, &in, &out, &ret, 0);
+		dp_stats(skel, &st1);
+		evs[i] = get32(out.b + 14) & 0xfffff;
+		ASSERT_EQ(st1.pick_avoid - st0.pick_avoid, steps[i].avoid_picks, steps[i].what);
+	}
+	ASSERT_NEQ(evs[1], evs[0], "first repair: not on the suspect's EV");
+	ASSERT_NEQ(evs[4], evs[0], "second repair: not on the suspect's EV");
+	ASSERT_NEQ(evs[4], evs[1], "second repair: not on the first repair's EV");
+	ASSERT_OK(knob_set_str("algorithm", "scout"), "back to scout");
+}
+
+/*
  * The source switch comes from the egress device (spritz_devs): a device
  * without an entry passes packets untouched; a flow keeps the source of the
  * device it started on.
@@ -837,6 +884,7 @@ static const struct test_case tests[] = {
 	{ "algorithms", test_algorithms },
 	{ "small_flow", test_small_flow },
 	{ "module_picks", test_module_picks },
+	{ "repair_avoid", test_repair_avoid },
 	{ "devices", test_devices },
 	{ "destroy", test_destroy },
 };
