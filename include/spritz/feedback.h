@@ -35,9 +35,10 @@
  * delivered (the peer answered, its switch was reachable), no later send
  * of the flow on its own EV was (the path alone is silent), TCP's repair
  * of it was not spurious (DSACK; the ACK's timestamp echo, Eifel) and
- * another send on its EV was lost too (one loss is no dead path).  A path that
+ * another packet on its EV was lost too (another send, or another packet of
+ * a GSO send lost whole: one loss is no dead path).  A path that
  * delivers a later send after a drop is never disabled, nor one that
- * drops one send and is not used again, and a peer that goes silent
+ * drops one packet and is not used again, and a peer that goes silent
  * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.  A flow's own
  * choice needs none: its samples (Scout, Spray) avoid the EVs of its
@@ -196,7 +197,9 @@ static __always_inline void __spritz_fb_fate(struct spritz_fb_flow *fb,
 /*
  * Lost send @e becomes the suspect of the dead-path rule, unless there is
  * one: one lost send per flow is judged at a time; another lost send on
- * the suspect's EV is its path's second loss.
+ * the suspect's EV is its path's second loss, and so is a second packet of
+ * the suspect itself, a GSO send none of whose packets was acknowledged
+ * (losses are counted in packets, as the paper counts them).
  */
 static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 						const struct spritz_inflight *e)
@@ -212,6 +215,8 @@ static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 	*s = *e;
 	s->state = SPRITZ_IF_LOST;
 	s->flags = SPRITZ_IF_F_SEED;
+	if (e->segs > 1 && !(e->flags & SPRITZ_IF_F_PART))
+		s->flags |= SPRITZ_IF_F_AGAIN;
 	fb->suspect_head = fb->ring_head;
 	fb->flags |= SPRITZ_FB_F_SUSPECT;
 }
@@ -505,6 +510,23 @@ static __always_inline int __spritz_fb_sacked(const struct spritz_fb_ackinfo *a,
 	return 0;
 }
 
+/* Does @a acknowledge part of [@start, @end), cumulatively or by a SACK block? */
+static __always_inline int __spritz_fb_touched(const struct spritz_fb_ackinfo *a, __u32 start,
+					       __u32 end)
+{
+	__u32 b;
+
+	if (spritz_seq_before(start, a->ack))
+		return 1;
+	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
+		if (b >= a->nsack)
+			break;
+		if (spritz_seq_overlap(start, end, a->sack[2 * b], a->sack[2 * b + 1]))
+			return 1;
+	}
+	return 0;
+}
+
 /* Bytes of @a's SACK blocks at or above @end. */
 static __always_inline __u32 __spritz_fb_sacked_above(const struct spritz_fb_ackinfo *a, __u32 end)
 {
@@ -635,7 +657,8 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
  *    TCP's repair of it sent on another EV within @timeout_ns, was
  *    delivered (the peer answered, its switch was reachable): if another
  *    send of the flow on the suspect's EV was lost too, the path alone
- *    is silent: TIMEOUT (the path is disabled), unless a send on that EV
+ *    is silent (or the suspect was a GSO send lost whole: two packets
+ *    or more): TIMEOUT (the path is disabled), unless a send on that EV
  *    came back ECN-marked less than @timeout_ns before the suspect was
  *    sent (__spritz_fb_marked(): a full queue drops in bursts; a dead
  *    path marks nothing):
@@ -749,6 +772,8 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 		__spritz_fb_fate(fb, e, 0);
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}
+	if (e->segs > 1 && __spritz_fb_touched(a, e->start_seq, e->end_seq))
+		e->flags |= SPRITZ_IF_F_PART;
 	if (a->nsack && __spritz_fb_sack_lost(fb, a, e))
 		st->fb_sack_lost++;
 	else if (now < e->sent_ns || now - e->sent_ns < timeout_ns)

@@ -125,7 +125,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_LOST 6    /* suspect: lost, awaiting the dead-path rule (feedback.h) */
 #define SPRITZ_IF_ACKED 7   /* delivered, feedback given: evidence until overwritten */
 
-/* spritz_inflight.flags (the suspect's; 0 in the ring) */
+/* spritz_inflight.flags (the suspect's; in the ring only SPRITZ_IF_F_PART) */
 #define SPRITZ_IF_F_SEED (1U << 0)   /* evidence from the ring not yet gathered */
 #define SPRITZ_IF_F_ALIVE (1U << 1)  /* a later send on its EV was delivered */
 #define SPRITZ_IF_F_REACH (1U << 2)  /* a send on another EV, within the timeout, was */
@@ -135,6 +135,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_MOVED (1U << 6)  /* ... first on another EV, at fb.repair_ns */
 #define SPRITZ_IF_F_TSVAL (1U << 7)  /* ... first with TCP timestamp fb.repair_tsval */
 #define SPRITZ_IF_F_KARN (1U << 8)   /* ... and that repair's sequence again later */
+#define SPRITZ_IF_F_PART (1U << 9)   /* ring: part of the send was acknowledged */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {

@@ -19,9 +19,9 @@
 # TCP's RTO.  A flow whose sends in flight were all lost (its first
 # flight, one GSO send, on a port-0 path, and its tail loss probe on the
 # other) has no evidence that the path rather than the peer is silent,
-# and disables nothing (the silent_peer row's case); if Scout then keeps
-# to its cached live paths, the transfer ends without a disable (one
-# Scout row in 24 on 6.1).  So a blackhole row makes up to three
+# and disables nothing (the silent_peer row's case); if Scout or Spray
+# then keeps to live paths, the transfer ends without a disable
+# (Documentation/algorithms.rst).  So a blackhole row makes up to three
 # transfers until a port-0 path is disabled, and none may disable a live
 # one.  Completion times are printed, never asserted (the machine is
 # loaded and the guest emulated).

@@ -578,9 +578,44 @@ static void test_dead_path(void)
 		   "una=1400 nxt=1400 pend=0"),
 		RX(3 * MS, F_A, 1400, "TMO:0101x3", "fb_timeout=1", "una=1400 nxt=1400 pend=0"),
 	};
+	/* a flow's first flight, one GSO send of three packets, lost whole
+	 * on a dead path: its tail loss probe, on another path, is SACKed
+	 * (the peer answered), TCP repairs the rest: three packets lost on
+	 * one path, no later send there: TIMEOUT once nothing is in flight
+	 * two srtts after the probe */
+	static const struct step first_flight[] = {
+		TXG(0, 1000, 300, 3, E1, "", "", NULL),
+		TX(600 * US, 1200, 100, E2, "NACK:0101x3", "eg_retrans=1 fb_nack=1", NULL),
+		RXS(900 * US, F_A, 1000, 1, B(1200, 1300), "ACK:0202", "in_sack_blocks=1 fb_ack=1",
+		    "una=1000 nxt=1300 pend=0"),
+		TX(1000 * US, 1000, 100, E3, "", "eg_retrans=1", NULL),
+		TX(1010 * US, 1100, 100, E3, "", "eg_retrans=1", NULL),
+		RX(1300 * US, F_A, 1300, "ACK:0303 ACK:0303 TMO:0101x3", "fb_ack=2 fb_timeout=1",
+		   "una=1300 nxt=1300 pend=0"),
+	};
+	/* the same GSO send, one of its packets SACKed before the rest is
+	 * found lost (a SACK hole): its path delivered part of it, one loss,
+	 * no TIMEOUT (the suspect waits for a second one) */
+	static const struct step partly[] = {
+		TXG(0, 1000, 300, 3, E1, "", "", NULL),
+		TX(100 * US, 1300, 100, E2, "", "", NULL),
+		TX(150 * US, 1400, 100, E2, "", "", NULL),
+		TX(200 * US, 1500, 100, E3, "", "", NULL),
+		RXS(400 * US, F_A, 1000, 1, B(1100, 1200), "", "in_sack_blocks=1",
+		    "una=1000 nxt=1600 pend=4"),
+		RXS(500 * US, F_A, 1000, 1, B(1100, 1600), "NACK:0101x3 ACK:0202 ACK:0202 ACK:0303",
+		    "in_sack_blocks=1 fb_nack=1 fb_ack=3 fb_sack_lost=1", "una=1000 nxt=1600 pend=0"),
+		TX(600 * US, 1000, 100, E3, "", "eg_retrans=1", NULL),
+		RX(900 * US, F_A, 1600, "ACK:0303", "fb_ack=1", "una=1600 nxt=1600 pend=0"),
+		RX(3 * MS, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+	};
 	trace_srtt_us = 300;
 	RUN_DIS("dead_path", t, 1);
 	RUN_DIS("dead_path_gso_repairs", gso_repairs, 1);
+	trace_srtt_us = 300;
+	RUN_DIS("dead_path_first_flight", first_flight, 1);
+	trace_srtt_us = 300;
+	RUN_DIS("gso_send_partly_delivered", partly, 0);
 	trace_srtt_us = 300;
 	RUN_DIS("reordered", reordered, 0);
 }
