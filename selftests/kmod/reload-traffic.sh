@@ -60,12 +60,18 @@ cycle()
 	tx=$!
 	receiving 5002 || rc=1
 	t1=$SECONDS
-	for i in $(seq 120); do
+	# a hang catcher, not a bound on failover: a cycle took 71 s of
+	# polling once on 6.12 (make check on a slow day), 10-20 s usually
+	for i in $(seq 480); do
 		d=$(disables)
 		[ "$d" -gt 0 ] && break
 		sleep 0.25
 	done
 	[ "$d" -gt 0 ] || { echo "no path disabled under traffic"; rc=1; }
+	# the dead-path rule's counters, for whoever reads a slow or failed cycle
+	"$ctl" show stats -j | jq -r '.counters | "# " + ([to_entries[] |
+		select(.key | test("^(fb_|eg_retrans|eg_ring_overrun|path_disables)")) |
+		"\(.key)=\(.value)"] | join(" "))'
 	blackhole off
 	"$ctl" set w_scale 3 || rc=1
 	t2=$SECONDS
