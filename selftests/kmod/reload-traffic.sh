@@ -60,8 +60,9 @@ cycle()
 	tx=$!
 	receiving 5002 || rc=1
 	t1=$SECONDS
-	# a hang catcher, not a bound on failover: a cycle took 71 s of
-	# polling once on 6.12 (make check on a slow day), 10-20 s usually
+	# a hang catcher, not a bound on failover: the first disable comes
+	# in 10-20 s of polling as a rule, but has taken 71 s in a loaded
+	# 6.12 guest
 	for i in $(seq 480); do
 		d=$(disables)
 		[ "$d" -gt 0 ] && break
