@@ -175,7 +175,11 @@ per_packet()
 # "tcp_recovery tcp_reordering" of this namespace
 tcp_now()
 {
-	echo "$(sysctl -n net.ipv4.tcp_recovery) $(sysctl -n net.ipv4.tcp_reordering)"
+	local rec ord
+
+	read -r rec </proc/sys/net/ipv4/tcp_recovery
+	read -r ord </proc/sys/net/ipv4/tcp_reordering
+	echo "$rec $ord"
 }
 
 # the record of DEV: "flags tcp_reordering tcp_reordering_was tcp_recovery_was"
@@ -275,7 +279,7 @@ state_maps=$(map_names | grep -vx spritz_stats)
 # --tcp-dupthresh.
 whole_state()
 {
-	ls $pins 2>/dev/null
+	[ ! -d $pins ] || printf '%s\n' $pins/*
 	# one entry per line, sorted: a hash map's dump order is not its
 	# content (pin_dump: bpftool takes seconds for the 65 536 UDP ports)
 	# shellcheck disable=SC2086 # one argument per map
