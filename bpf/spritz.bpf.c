@@ -90,8 +90,8 @@ struct {
 
 const volatile struct spritz_flow_hashkey spritz_flow_hashkey;
 
-/* The state of flow @key in spritz_flows, or NULL. */
-static __always_inline struct spritz_flow *spritz_flow_find(const struct spritz_flow_key *key)
+/* The slot of flow @key in spritz_flows, or -1. */
+static __always_inline int spritz_flow_index(const struct spritz_flow_key *key)
 {
 	__u32 idx = spritz_flow_set(key, &spritz_flow_hashkey);
 	struct spritz_flow *f;
@@ -101,9 +101,28 @@ static __always_inline struct spritz_flow *spritz_flow_find(const struct spritz_
 	for (w = 0; w < SPRITZ_FLOW_WAYS; w++, idx++) {
 		f = bpf_map_lookup_elem(&spritz_flows, &idx);
 		if (f && spritz_flow_key_eq(&f->key, key))
-			return f;
+			return idx;
 	}
-	return NULL;
+	return -1;
+}
+
+/*
+ * The same as a global subprogram, for the tunnel paths: verified once,
+ * not on each of their inner parse paths (inline there, the ways' key
+ * compares were a fifth of ingress's count).  The plain TCP paths keep
+ * it inline: a call and its return cost more per packet than the lookup.
+ */
+__noinline int spritz_flow_slot(const struct spritz_flow_key *key)
+{
+	return key ? spritz_flow_index(key) : -1;
+}
+
+/* The state in slot @slot of spritz_flows, or NULL if @slot is -1. */
+static __always_inline struct spritz_flow *spritz_flow_at(int slot)
+{
+	__u32 idx = slot;
+
+	return slot < 0 ? NULL : bpf_map_lookup_elem(&spritz_flows, &idx);
 }
 
 /* The slot a new flow @key takes: a free way of its set, else the least recently used. */
@@ -553,7 +572,7 @@ static __always_inline struct spritz_flow *spritz_flow_get(const struct spritz_f
 							   __u32 ifindex, struct spritz_stats *st,
 							   int create)
 {
-	struct spritz_flow *f = spritz_flow_find(key);
+	struct spritz_flow *f = spritz_flow_at(spritz_flow_index(key));
 	int idx;
 
 	if (f)
@@ -591,6 +610,35 @@ static __always_inline __u32 spritz_tcp_paylen(const struct spritz_tcp *th, __u3
 static __always_inline __u32 spritz_tcp_seqlen(__u8 flags, __u32 paylen)
 {
 	return paylen + !!(flags & SPRITZ_TCP_SYN) + !!(flags & SPRITZ_TCP_FIN);
+}
+
+/*
+ * The headers of a packet parsed before, rebuilt in a global subprogram
+ * from their offsets (@l3_off, @l4_off; @l4_len from the parse): 0, or -1
+ * if they are no longer all in the linear data.  Callers pass offsets, as
+ * a global subprogram takes no packet pointers.
+ */
+static __always_inline int spritz_hdrs_at(struct __sk_buff *skb, __u32 l3_off, __u32 l4_off,
+					  __u32 l4_len, __u32 l4_min, struct spritz_hdrs *h)
+{
+	void *data = spritz_data(skb), *data_end = spritz_data_end(skb);
+	__u64 o3 = l3_off, o4 = l4_off;
+
+	/*
+	 * Bounds the verifier can add to a packet pointer, checked on the
+	 * 64-bit registers that are then added (clang otherwise adds another
+	 * copy of an offset, one the verifier never saw checked).
+	 */
+	asm volatile("" : "+r"(o3), "+r"(o4));
+	if (o3 > SPRITZ_PULL_INNER || o4 > SPRITZ_PULL_INNER || o3 >= o4)
+		return -1;
+	h->l3 = data + o3;
+	h->l4 = data + o4;
+	if (h->l4 + l4_min > data_end)
+		return -1;
+	h->l4_off = l4_off;
+	h->l4_len = l4_len;
+	return 0;
 }
 
 static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spritz_hdrs *h,
@@ -736,7 +784,9 @@ static __always_inline int spritz_inner_parse(struct __sk_buff *skb, struct spri
 	kind = spritz_parse_at(skb, at, ih);
 	if (kind != SPRITZ_PK_MALFORMED || !spritz_pull_headers(skb, SPRITZ_PULL_INNER))
 		return kind;
-	if (spritz_parse_at(skb, 0, h) != outer)
+	/* outer may be unknown to the verifier: the kinds that set h, spelled out */
+	kind = spritz_parse_at(skb, 0, h);
+	if ((kind != SPRITZ_PK_UDP6 && kind != SPRITZ_PK_UDP4) || kind != outer)
 		return -1;
 	at = spritz_tunnel_inner(skb, h, port);
 	if (!at)
@@ -775,6 +825,32 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
 	in->addrs = 0;
 	for (i = 0; i < 8; i++)
 		in->addrs ^= w[i];
+}
+
+/*
+ * Fill @in from the inner TCP headers at @l3_off and @l4_off of @skb
+ * (IPv6 or IPv4 by the IP header's version; @l4_len bytes of TCP header
+ * and payload): 0, or -1 (not in the linear data).  Global: verified
+ * once, not on every outer and inner parse path of the egress program.
+ */
+__noinline int spritz_inner_read(struct __sk_buff *skb, __u32 l3_off, __u32 l4_off, __u32 l4_len,
+				 struct spritz_inner_send *in)
+{
+	void *data_end = spritz_data_end(skb);
+	struct spritz_hdrs ih;
+
+	if (!in || spritz_hdrs_at(skb, l3_off, l4_off, l4_len, sizeof(struct spritz_tcp), &ih))
+		return -1;
+	if (ih.l3 + sizeof(struct spritz_ip4) > data_end)
+		return -1;
+	if (*(__u8 *)ih.l3 >> 4 != 6) {
+		spritz_inner_send(&ih, SPRITZ_PK_TCP4, data_end, in);
+		return 0;
+	}
+	if (ih.l3 + sizeof(struct spritz_ip6) > data_end)
+		return -1;
+	spritz_inner_send(&ih, SPRITZ_PK_TCP6, data_end, in);
+	return 0;
 }
 
 /*
@@ -926,12 +1002,9 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 		return SPRITZ_TC_NEXT;
 	}
 	__builtin_memset(&in, 0, sizeof(in));
-	if (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4) {
-		spritz_inner_send(&ih, inner, spritz_data_end(skb), &in);
-		inner = 1;
-	} else {
-		inner = 0;
-	}
+	inner = (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4) &&
+		!spritz_inner_read(skb, (__u32)((__u8 *)ih.l3 - (__u8 *)spritz_data(skb)), ih.l4_off,
+				   ih.l4_len, &in);
 	uh = h->l4;
 	__builtin_memset(&key, 0, sizeof(key));
 	if (v6) {
@@ -1223,7 +1296,7 @@ static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *s
 	outer = bpf_map_lookup_elem(&spritz_inner, &key);
 	if (!outer)
 		return NULL;
-	f = spritz_flow_find(outer);
+	f = spritz_flow_at(spritz_flow_slot(outer));
 	if (!f || (f->flags & SPRITZ_FLOW_F_MIXED))
 		return NULL;
 	l3_off = (__u32)((__u8 *)h->l3 - (__u8 *)spritz_data(skb));
@@ -1234,61 +1307,102 @@ static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *s
 	return f;
 }
 
+/* An IPv6 ACK in @h: its flow's feedback. */
+static __always_inline void spritz_ingress_tcp6(struct __sk_buff *skb, struct spritz_hdrs *h,
+						struct spritz_stats *st)
+{
+	struct spritz_flow_key key __attribute__((aligned(4)));
+	struct spritz_tcp *th = h->l4;
+	struct spritz_flow *f;
+
+	if (!(th->flags & SPRITZ_TCP_ACK))
+		goto unmanaged;
+	if (SPRITZ_BENCH_STOP(1))
+		return;
+	/* the flow as egress keyed it: local end first */
+	spritz_tcp_key(&key, h, SPRITZ_PK_TCP6, 1);
+	if (SPRITZ_BENCH_STOP(2))
+		return;
+	f = spritz_flow_at(spritz_flow_index(&key));
+	if (!f || !spritz_fb_tracking(&f->fb))
+		goto unmanaged;
+	if (SPRITZ_BENCH_STOP(3))
+		return;
+	st->in_acks++;
+	spritz_ack(skb, f, th, st);
+	return;
+unmanaged:
+	st->in_unmanaged++;
+}
+
+/* A tunnel packet (outer headers @h, @outer: SPRITZ_PK_UDP6/4): its inner ACK's feedback. */
+static __always_inline void spritz_ingress_udp(struct __sk_buff *skb, struct spritz_hdrs *h,
+					       int outer, struct spritz_stats *st)
+{
+	struct spritz_udp *uh = h->l4;
+	struct spritz_hdrs ih;
+	struct spritz_tcp *th;
+	struct spritz_flow *f;
+	int kind;
+
+	/* the peer's tunnel packets come to our tunnel port */
+	kind = spritz_inner_parse(skb, h, outer, bpf_ntohs(uh->dest), &ih);
+	if (kind != SPRITZ_PK_TCP6 && kind != SPRITZ_PK_TCP4)
+		goto unmanaged;
+	th = ih.l4;
+	if (!(th->flags & SPRITZ_TCP_ACK))
+		goto unmanaged;
+	f = spritz_inner_flow(skb, h, outer, &ih, kind, st);
+	if (!f || !spritz_fb_tracking(&f->fb))
+		goto unmanaged;
+	st->in_acks++;
+	st->in_inner_acks++;
+	spritz_ack(skb, f, th, st);
+	return;
+unmanaged:
+	st->in_unmanaged++;
+}
+
+/*
+ * A tunnel packet whose outer headers the ingress program parsed (@kind
+ * SPRITZ_PK_UDP6/4, IP header at @l3_off, UDP header at @l4_off, @l4_len
+ * bytes of UDP): its inner ACK's feedback.  Global: the inner parse and
+ * the steps after it are verified once, not on every outer parse path.
+ */
+__noinline int spritz_ingress_udp_at(struct __sk_buff *skb, int kind, __u32 l3_off, __u32 l4_off,
+				     __u32 l4_len)
+{
+	struct spritz_stats *st = spritz_stats_get();
+	struct spritz_hdrs h;
+
+	if (!st)
+		return 0;
+	if ((kind != SPRITZ_PK_UDP4 && kind != SPRITZ_PK_UDP6) ||
+	    spritz_hdrs_at(skb, l3_off, l4_off, l4_len, sizeof(struct spritz_udp), &h))
+		st->in_unmanaged++;
+	else
+		spritz_ingress_udp(skb, &h, kind, st);
+	return 0;
+}
+
 SEC("tc")
 int spritz_ingress(struct __sk_buff *skb)
 {
 	struct spritz_stats *st = spritz_stats_get();
-	struct spritz_flow_key key __attribute__((aligned(4)));
-	struct spritz_hdrs h, ih;
-	struct spritz_tcp *th;
-	struct spritz_flow *f;
+	struct spritz_hdrs h;
 	int kind;
 
 	if (!st)
 		return SPRITZ_TC_NEXT;
 	st->in_packets++;
 	kind = spritz_parse(skb, &h);
-	if (kind == SPRITZ_PK_TCP6) {
-		th = h.l4;
-		if (!(th->flags & SPRITZ_TCP_ACK))
-			goto unmanaged;
-		if (SPRITZ_BENCH_STOP(1))
-			return SPRITZ_TC_NEXT;
-		/* the flow as egress keyed it: local end first */
-		spritz_tcp_key(&key, &h, kind, 1);
-		if (SPRITZ_BENCH_STOP(2))
-			return SPRITZ_TC_NEXT;
-		f = spritz_flow_find(&key);
-		if (!f || !spritz_fb_tracking(&f->fb))
-			goto unmanaged;
-		if (SPRITZ_BENCH_STOP(3))
-			return SPRITZ_TC_NEXT;
-		st->in_acks++;
-		spritz_ack(skb, f, th, st);
-		return SPRITZ_TC_NEXT;
-	}
-	if (kind == SPRITZ_PK_UDP6 || kind == SPRITZ_PK_UDP4) {
-		struct spritz_udp *uh = h.l4;
-		int outer = kind;
-
-		/* the peer's tunnel packets come to our tunnel port */
-		kind = spritz_inner_parse(skb, &h, kind, bpf_ntohs(uh->dest), &ih);
-		if (kind != SPRITZ_PK_TCP6 && kind != SPRITZ_PK_TCP4)
-			goto unmanaged;
-		th = ih.l4;
-		if (!(th->flags & SPRITZ_TCP_ACK))
-			goto unmanaged;
-		f = spritz_inner_flow(skb, &h, outer, &ih, kind, st);
-		if (!f || !spritz_fb_tracking(&f->fb))
-			goto unmanaged;
-		st->in_acks++;
-		st->in_inner_acks++;
-		spritz_ack(skb, f, th, st);
-		return SPRITZ_TC_NEXT;
-	}
-
-unmanaged:
-	st->in_unmanaged++;
+	if (kind == SPRITZ_PK_TCP6)
+		spritz_ingress_tcp6(skb, &h, st);
+	else if (kind == SPRITZ_PK_UDP6 || kind == SPRITZ_PK_UDP4)
+		spritz_ingress_udp_at(skb, kind, (__u32)((__u8 *)h.l3 - (__u8 *)spritz_data(skb)),
+				      h.l4_off, h.l4_len);
+	else
+		st->in_unmanaged++;
 	return SPRITZ_TC_NEXT;
 }
 
