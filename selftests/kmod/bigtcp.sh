@@ -17,8 +17,6 @@
 # Runs in the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
-py=/usr/bin/python3
-[ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
 gso=196608
@@ -34,8 +32,6 @@ setup()
 	done
 	ns spza "$ctl" up --dev eth0 --topo $topo --switch 3 --hosts $hosts --algorithm spray
 }
-
-stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py
 
 # Largest send (in GSO segments and in bytes) in the flows' rings now.
 ring_max()
@@ -57,7 +53,7 @@ transfer()
 	rx_start 5003 /tmp/spritz-rx --timeout 120
 	rx=$!
 	listening 5003 || { kill $rx; return 1; }
-	ns spza $py $stream tx fd00:5::1 5003 --size $((64 << 20)) --timeout 120 \
+	ns spza $stream tx fd00:5::1 5003 --size $((64 << 20)) --timeout 120 \
 		>/tmp/spritz-tx &
 	tx=$!
 	for i in $(seq 200); do

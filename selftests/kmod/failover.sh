@@ -43,7 +43,6 @@ py=/usr/bin/python3
 [ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
 # the transfers; their receivers take a 32 KiB buffer, so that the flight
 # fits the feedback ring (16 records)
-stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
 size=$((4 << 20))
@@ -119,7 +118,7 @@ transfer() # PORT [TIMEOUT]
 	rx_start "$1" $tmp/rx.$1 --rcvbuf 32768 --timeout "${2:-30}"
 	rx=$!
 	listening "$1" || return 1
-	ns spza $py $stream tx fd00:5::1 "$1" --size $size --timeout "${2:-30}" >$tmp/tx.$1
+	ns spza $stream tx fd00:5::1 "$1" --size $size --timeout "${2:-30}" >$tmp/tx.$1
 	wait $rx
 	read -r rxn _ rxe <$tmp/rx.$1
 	read -r txn secs _ txe <$tmp/tx.$1
@@ -211,13 +210,13 @@ two_flows() # HOW
 	rx_start 5003 $tmp/rx.5003 --rcvbuf 32768 --timeout 300
 	rx1=$!
 	listening 5003 || rc=1
-	ns spza $py $stream tx fd00:5::1 5003 --stop $tmp/stop --every 2 --timeout 300 \
+	ns spza $stream tx fd00:5::1 5003 --stop $tmp/stop --every 2 --timeout 300 \
 		>$tmp/tx.5003 &
 	tx1=$!
 	receiving 5003 || rc=1
 	if [ "$1" = stop ]; then
 		# the receiver itself: $rx1 is the shell around nsenter
-		rxpid=$(pgrep -f "tcp_stream.py rx 5003") || { echo "no receiver"; rc=1; }
+		rxpid=$(pgrep -f "tcp_stream rx 5003") || { echo "no receiver"; rc=1; }
 		kill -STOP $rxpid
 	else
 		ns spzb tc filter add dev eth0 ingress pref 20 protocol ipv6 u32 \
@@ -287,7 +286,7 @@ socket_queue()
 		--pause-at 65536 --pause-at 131072 --go $tmp/go.5005
 	rx=$!
 	listening 5005 || return 1
-	ns spza $py $stream tx fd00:5::1 5005 --size $size --sndbuf 1048576 --timeout 60 \
+	ns spza $stream tx fd00:5::1 5005 --size $size --sndbuf 1048576 --timeout 60 \
 		>$tmp/tx.5005 &
 	tx=$!
 	rx_wait 5005 "paused 1" "the receiver did not pause" || rc=1

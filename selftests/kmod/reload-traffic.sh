@@ -22,9 +22,6 @@
 # VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
-py=/usr/bin/python3
-[ -x $py ] || { echo "# SKIP: no python3"; exit $KSFT_SKIP; }
-stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py
 cycles=${SPRITZ_RELOAD_CYCLES:-2}
 hosts=/tmp/spritz-hosts
 printf 'fd00:3::/64 3\nfd00:5::/64 5\n' >$hosts
@@ -55,7 +52,7 @@ cycle()
 	rx_start 5002 /tmp/spritz-rx --timeout 120
 	rx=$!
 	listening 5002 || rc=1
-	ns spza $py $stream tx fd00:5::1 5002 --stop /tmp/spritz-stop --every 1 \
+	ns spza $stream tx fd00:5::1 5002 --stop /tmp/spritz-stop --every 1 \
 		--timeout 120 >/tmp/spritz-tx &
 	tx=$!
 	receiving 5002 || rc=1

@@ -11,6 +11,9 @@ require_root
 command -v jq >/dev/null || { echo "# SKIP: jq not installed"; exit $KSFT_SKIP; }
 ctl=$SPRITZ_OUT/spritzctl
 [ -x "$ctl" ] || { echo "# $ctl not built"; exit $KSFT_FAIL; }
+# the transfers' sender and receiver (selftests/tools/tcp_stream.c)
+stream=$SPRITZ_OUT/selftests/tcp_stream
+[ -x "$stream" ] || { echo "# $stream not built"; exit $KSFT_FAIL; }
 [ -f "$(spritz_ko)" ] || { echo "# $(spritz_ko) not built"; exit $KSFT_FAIL; }
 [ -d /sys/module/spritz ] && { echo "# spritz already loaded"; exit $KSFT_FAIL; }
 dev=spzud0
@@ -131,7 +134,7 @@ nobody() # CMD...: run as uid/gid 65534
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
-# Start a tcp_stream.py receiver on PORT in spzb in the background ($!
+# Start a tcp_stream receiver on PORT in spzb in the background ($!
 # is its job), its line into OUT, more rx OPTIONs passed on.  It reports
 # its progress in /tmp/spritz-ready.PORT for listening and receiving
 # below; the last receiver's report is removed first, here in the
@@ -142,14 +145,13 @@ rx_start() # PORT OUT [OPTION...]
 	shift 2
 
 	rm -f "/tmp/spritz-ready.$port"
-	ns spzb /usr/bin/python3 "$SPRITZ_TOP/selftests/lib/tcp_stream.py" rx "$port" "$@" \
-		--ready "/tmp/spritz-ready.$port" >"$out" &
+	ns spzb "$stream" rx "$port" "$@" --ready "/tmp/spritz-ready.$port" >"$out" &
 }
 
 # Wait until the receiver on PORT (started with rx_start) has
 # reported STATE, up to 30 s; else print MESSAGE.  Builtins only but the
-# sleep: under TCG every process spawned competes with the python
-# processes being waited for.
+# sleep: under TCG every process spawned competes with the processes being
+# waited for.
 rx_wait() # PORT STATE MESSAGE
 {
 	local i l
@@ -164,8 +166,8 @@ rx_wait() # PORT STATE MESSAGE
 	return 1
 }
 
-# The receiver on PORT listens (python starts slowly under TCG: a sender
-# must not race it, and no sleep is long enough on a loaded machine).
+# The receiver on PORT listens (a sender must not race it, and no sleep is
+# long enough on a loaded machine).
 listening() # PORT
 {
 	rx_wait "$1" listening "nothing listens on port $1"

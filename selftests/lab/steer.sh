@@ -179,11 +179,11 @@ test_down()
 # Real TCP between two hosts across groups (EVs: the kernel's flow labels).
 test_tcp()
 {
-	local py=/usr/bin/python3 stream=$SPRITZ_TOP/selftests/lib/tcp_stream.py got
-	[ -x $py ] || { echo "no python3"; return 4; }
-	ip netns exec h5-0 $py $stream rx 5001 --timeout 20 > /tmp/spritz-lab-rx &
+	local stream=$SPRITZ_OUT/selftests/tcp_stream got
+	[ -x $stream ] || { echo "$stream not built"; return 1; }
+	ip netns exec h5-0 $stream rx 5001 --timeout 20 > /tmp/spritz-lab-rx &
 	sleep 1
-	ip netns exec h0-0 $py $stream tx fd00:5::1 5001 --size 2000000 --timeout 20 >/dev/null ||
+	ip netns exec h0-0 $stream tx fd00:5::1 5001 --size 2000000 --timeout 20 >/dev/null ||
 		return 1
 	wait
 	read -r got _ </tmp/spritz-lab-rx
