@@ -74,10 +74,11 @@ devs()
 		jq -r '.[] | .formatted | "\(.key.ifindex):\(.value.src_switch)"' | sort
 }
 
-# "switch:generation" of every live table
+# "switch:generation" of every live table (from "table of switch S:
+# generation G, N switches")
 tables()
 {
-	"$ctl" show paths -j | jq -r '.tables[] | "\(.src_switch):\(.generation)"'
+	"$ctl" show paths | awk '/^table of switch / { print $4 $6 + 0 }'
 }
 
 # A snapshot of the state "up" creates, for idempotence.
@@ -193,8 +194,10 @@ ns_pair()
 	ns spza ip route add fd00:5::/64 dev eth0
 	ns spzb ip addr add fd00:5::1/128 dev eth0 nodad
 	ns spzb ip route add fd00:3::/64 dev eth0
-	ma=$(ns spza ip -j link show eth0 | jq -r '.[0].address')
-	mb=$(ns spzb ip -j link show eth0 | jq -r '.[0].address')
+	ma=$(ns spza ip -o link show eth0 | awk '{ for (i = 1; i < NF; i++)
+		if ($i == "link/ether") print $(i + 1) }')
+	mb=$(ns spzb ip -o link show eth0 | awk '{ for (i = 1; i < NF; i++)
+		if ($i == "link/ether") print $(i + 1) }')
 	ns spza ip neigh add fd00:5::1 lladdr $mb dev eth0 nud permanent &&
 	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
 }
