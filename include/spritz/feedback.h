@@ -494,37 +494,29 @@ static __always_inline int __spritz_fb_sack_ok(__u32 l, __u32 r, __u32 una, __u3
 	       !spritz_seq_before(nxt, r);
 }
 
-/* Is [@start, @end) inside one of @a's SACK blocks? */
-static __always_inline int __spritz_fb_sacked(const struct spritz_fb_ackinfo *a, __u32 start,
-					      __u32 end)
+/* __spritz_fb_covered() results */
+#define SPRITZ_FB_COVER_NONE 0
+#define SPRITZ_FB_COVER_PART 1 /* some of it, cumulatively or by a SACK block */
+#define SPRITZ_FB_COVER_WHOLE 2 /* all of it: the cumulative ACK, or inside one SACK block */
+
+/* How much of [@start, @end) @a acknowledges: SPRITZ_FB_COVER_*, one walk of its SACK blocks. */
+static __always_inline int __spritz_fb_covered(const struct spritz_fb_ackinfo *a, __u32 start,
+					       __u32 end)
 {
+	int part = spritz_seq_before(start, a->ack);
 	__u32 b;
 
+	if (!spritz_seq_before(a->ack, end))
+		return SPRITZ_FB_COVER_WHOLE;
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
 			break;
 		if (!spritz_seq_before(start, a->sack[2 * b]) &&
 		    !spritz_seq_before(a->sack[2 * b + 1], end))
-			return 1;
+			return SPRITZ_FB_COVER_WHOLE;
+		part |= spritz_seq_overlap(start, end, a->sack[2 * b], a->sack[2 * b + 1]);
 	}
-	return 0;
-}
-
-/* Does @a acknowledge part of [@start, @end), cumulatively or by a SACK block? */
-static __always_inline int __spritz_fb_touched(const struct spritz_fb_ackinfo *a, __u32 start,
-					       __u32 end)
-{
-	__u32 b;
-
-	if (spritz_seq_before(start, a->ack))
-		return 1;
-	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
-		if (b >= a->nsack)
-			break;
-		if (spritz_seq_overlap(start, end, a->sack[2 * b], a->sack[2 * b + 1]))
-			return 1;
-	}
-	return 0;
+	return part ? SPRITZ_FB_COVER_PART : SPRITZ_FB_COVER_NONE;
 }
 
 /* Bytes of @a's SACK blocks at or above @end. */
@@ -608,7 +600,7 @@ static __always_inline void __spritz_fb_late(struct spritz_fb_flow *fb,
 
 	if (s->state != SPRITZ_IF_LOST)
 		return;
-	if (spritz_seq_before(a->ack, s->end_seq) && !__spritz_fb_sacked(a, s->start_seq, s->end_seq))
+	if (__spritz_fb_covered(a, s->start_seq, s->end_seq) != SPRITZ_FB_COVER_WHOLE)
 		return;
 	if (!(s->flags & SPRITZ_IF_F_RESENT) || __spritz_fb_eifel(fb, s, a))
 		s->flags |= SPRITZ_IF_F_ALIVE;
@@ -756,6 +748,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 {
 	struct spritz_inflight *e;
 	__u64 now, timeout_ns;
+	int cover;
 
 	if (!fb || !st || !a)
 		return 0;
@@ -764,15 +757,15 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 	e = &fb->ring[i & SPRITZ_RING_MASK];
 	if (e->state != SPRITZ_IF_PENDING)
 		return 0;
-	if (!spritz_seq_before(a->ack, e->end_seq) ||
-	    __spritz_fb_sacked(a, e->start_seq, e->end_seq)) {
+	cover = __spritz_fb_covered(a, e->start_seq, e->end_seq);
+	if (cover == SPRITZ_FB_COVER_WHOLE) {
 		if (a->ece)
 			__spritz_fb_mark(fb, e);
 		__spritz_fb_evidence(fb, e, timeout_ns);
 		__spritz_fb_fate(fb, e, 0);
 		return __spritz_fb_emit(e, a->ece ? SPRITZ_FB_ACK_ECN : SPRITZ_FB_ACK);
 	}
-	if (e->segs > 1 && __spritz_fb_touched(a, e->start_seq, e->end_seq))
+	if (e->segs > 1 && cover == SPRITZ_FB_COVER_PART)
 		e->flags |= SPRITZ_IF_F_PART;
 	if (a->nsack && __spritz_fb_sack_lost(fb, a, e))
 		st->fb_sack_lost++;
