@@ -641,6 +641,25 @@ static __always_inline int spritz_hdrs_at(struct __sk_buff *skb, __u32 l3_off, _
 	return 0;
 }
 
+/*
+ * The headers @h of a parse, rebuilt from offsets the verifier knows only
+ * by their bounds (a packet pointer minus skb->data): every parse path
+ * (VLAN tags, a jumbo header, a pull) reaches the code after it in one
+ * verifier state, so that code is verified once rather than once per path.
+ * 0, or -1 if the headers (@l3_min, @l4_min bytes) are not in the linear
+ * data (unreachable: the parse checked them).
+ */
+static __always_inline int spritz_hdrs_join(struct __sk_buff *skb, struct spritz_hdrs *h,
+					    __u32 l3_min, __u32 l4_min)
+{
+	void *data = spritz_data(skb);
+	__u32 o3 = (__u8 *)h->l3 - (__u8 *)data, o4 = (__u8 *)h->l4 - (__u8 *)data;
+
+	if (spritz_hdrs_at(skb, o3, o4, h->l4_len, l4_min, h))
+		return -1;
+	return h->l3 + l3_min > spritz_data_end(skb) ? -1 : 0;
+}
+
 static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spritz_hdrs *h,
 					      struct spritz_stats *st)
 {
@@ -786,7 +805,9 @@ static __always_inline int spritz_inner_parse(struct __sk_buff *skb, struct spri
 		return kind;
 	/* outer may be unknown to the verifier: the kinds that set h, spelled out */
 	kind = spritz_parse_at(skb, 0, h);
-	if ((kind != SPRITZ_PK_UDP6 && kind != SPRITZ_PK_UDP4) || kind != outer)
+	if ((kind != SPRITZ_PK_UDP6 && kind != SPRITZ_PK_UDP4) || kind != outer ||
+	    spritz_hdrs_join(skb, h, kind == SPRITZ_PK_UDP6 ? sizeof(struct spritz_ip6) :
+				 sizeof(struct spritz_ip4), sizeof(struct spritz_udp)))
 		return -1;
 	at = spritz_tunnel_inner(skb, h, port);
 	if (!at)
@@ -987,6 +1008,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	struct spritz_flow_key key __attribute__((aligned(4)));
 	struct spritz_inner_send in __attribute__((aligned(4)));
 	struct spritz_hdrs ih;
+	__u32 i3 = 0, i4 = 0, i4_len = 0;
 	int r, inner;
 	__u16 old, new, port;
 
@@ -997,14 +1019,22 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	}
 	/* first, as it may pull: only fresh pointers from here on */
 	inner = spritz_inner_parse(skb, h, v6 ? SPRITZ_PK_UDP6 : SPRITZ_PK_UDP4, port, &ih);
-	if (inner < 0) {
+	/* the inner headers as offsets, the outer ones joined: one state again */
+	if (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4) {
+		i3 = (__u8 *)ih.l3 - (__u8 *)spritz_data(skb);
+		i4 = (__u8 *)ih.l4 - (__u8 *)spritz_data(skb);
+		i4_len = ih.l4_len;
+		inner = 1;
+	} else if (inner >= 0) {
+		inner = 0;
+	}
+	if (inner < 0 || spritz_hdrs_join(skb, h, v6 ? sizeof(struct spritz_ip6) :
+			      sizeof(struct spritz_ip4), sizeof(struct spritz_udp))) {
 		st->un_malformed++;
 		return SPRITZ_TC_NEXT;
 	}
 	__builtin_memset(&in, 0, sizeof(in));
-	inner = (inner == SPRITZ_PK_TCP6 || inner == SPRITZ_PK_TCP4) &&
-		!spritz_inner_read(skb, (__u32)((__u8 *)ih.l3 - (__u8 *)spritz_data(skb)), ih.l4_off,
-				   ih.l4_len, &in);
+	inner = inner && !spritz_inner_read(skb, i3, i4, i4_len, &in);
 	uh = h->l4;
 	__builtin_memset(&key, 0, sizeof(key));
 	if (v6) {
@@ -1068,6 +1098,13 @@ int spritz_egress(struct __sk_buff *skb)
 		return SPRITZ_TC_NEXT;
 	st->eg_packets++;
 	kind = spritz_parse(skb, &h);
+	if ((kind == SPRITZ_PK_TCP6 &&
+	     spritz_hdrs_join(skb, &h, sizeof(struct spritz_ip6), sizeof(struct spritz_tcp))) ||
+	    (kind == SPRITZ_PK_UDP6 &&
+	     spritz_hdrs_join(skb, &h, sizeof(struct spritz_ip6), sizeof(struct spritz_udp))) ||
+	    (kind == SPRITZ_PK_UDP4 &&
+	     spritz_hdrs_join(skb, &h, sizeof(struct spritz_ip4), sizeof(struct spritz_udp))))
+		kind = SPRITZ_PK_MALFORMED;
 	switch (kind) {
 	case SPRITZ_PK_TCP6:
 		return spritz_egress_tcp6(skb, &h, st);
@@ -1396,6 +1433,9 @@ int spritz_ingress(struct __sk_buff *skb)
 		return SPRITZ_TC_NEXT;
 	st->in_packets++;
 	kind = spritz_parse(skb, &h);
+	if (kind == SPRITZ_PK_TCP6 &&
+	    spritz_hdrs_join(skb, &h, sizeof(struct spritz_ip6), sizeof(struct spritz_tcp)))
+		kind = SPRITZ_PK_MALFORMED;
 	if (kind == SPRITZ_PK_TCP6)
 		spritz_ingress_tcp6(skb, &h, st);
 	else if (kind == SPRITZ_PK_UDP6 || kind == SPRITZ_PK_UDP4)
