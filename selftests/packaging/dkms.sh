@@ -9,10 +9,10 @@
 # of the system's DKMS state or /lib/modules changes: "make install-dkms"
 # adds, builds and installs spritz.ko for each kernel; each installed module
 # must carry .BTF and list its kfuncs against that kernel's BTF (bpftool
-# -B); "make install-dkms" again replaces the old registration; with the
-# newest kernel's build removed, "dkms autoinstall -k KVER" (what DKMS's
-# kernel postinst hook runs when a kernel is installed) builds and installs
-# it again (AUTOINSTALL); "make uninstall-dkms" removes modules,
+# -B); "make install-dkms" again (for the oldest kernel) replaces the old
+# registration; "dkms autoinstall -k KVER" (what DKMS's kernel postinst
+# hook runs when a kernel is installed) builds and installs it for each
+# other kernel (AUTOINSTALL); "make uninstall-dkms" removes modules,
 # registration and sources.  Then, per kernel, selftests/vm/run boots it
 # (without memory debugging, one vCPU) and dkms-guest.sh modprobes the
 # DKMS-built module there, and "spritzctl up" loads it by modprobe.  A host
@@ -106,9 +106,14 @@ btf()
 	return $rc
 }
 
+# again, for the oldest kernel only (each build is half a minute): the old
+# registration, built for every kernel, is replaced whole
 reinstall()
 {
-	mk install-dkms && status_is "$(all_installed)"
+	local k=${kernels%% *}
+
+	mk install-dkms DKMS_KVERS="$k" &&
+		status_is "spritz/$version, $k, $arch: installed" && [ -n "$(installed "$k")" ]
 }
 
 # A module tree for KVER as "dkms install" + "depmod -a" leave it: the
@@ -132,16 +137,24 @@ index() # KVER ROOT
 	grep "^updates/dkms/spritz.ko" "$m/modules.dep"
 }
 
-# a kernel upgrade: DKMS's hook runs "dkms autoinstall -k KVER"
+# a kernel upgrade: DKMS's hook runs "dkms autoinstall -k KVER" for a
+# kernel the module is registered but not built for (every kernel but the
+# oldest, after reinstall)
 autoinstall()
 {
-	local k
+	local k others=${kernels#* }
 
-	k=$(tr ' ' '\n' <<<"$kernels" | tail -n 1)
-	$DKMS remove spritz/"$version" -k "$k" >/dev/null 2>&1 || { echo "remove -k $k"; return 1; }
-	[ -z "$(installed "$k")" ] || { echo "$k: module still installed"; return 1; }
-	$DKMS autoinstall -k "$k" >"$t/autoinstall.log" 2>&1 || { cat "$t/autoinstall.log"; return 1; }
-	status_is "$(all_installed)" && [ -n "$(installed "$k")" ]
+	# a single kernel: its build removed first
+	if [ "$others" = "$kernels" ]; then
+		$DKMS remove spritz/"$version" -k "$kernels" >/dev/null 2>&1 ||
+			{ echo "remove -k $kernels"; return 1; }
+	fi
+	for k in $others; do
+		[ -z "$(installed "$k")" ] || { echo "$k: module installed before"; return 1; }
+		$DKMS autoinstall -k "$k" >"$t/autoinstall.log" 2>&1 ||
+			{ cat "$t/autoinstall.log"; return 1; }
+	done
+	status_is "$(all_installed)"
 }
 
 guest() # KVER
