@@ -277,16 +277,25 @@ state_maps=$(map_names | grep -vx spritz_stats)
 # COMMIT that puts one back is a new generation), every sysfs file of the
 # module, the attachments, TSO/GSO of both devices and the TCP sysctls of up
 # --tcp-dupthresh.
+#
+# Few processes: each costs 0.1 s in the TCG guest, and this runs twice
+# per fault point.
 whole_state()
 {
+	local f l n=0
+
 	[ ! -d $pins ] || printf '%s\n' $pins/*
-	# one entry per line, sorted: a hash map's dump order is not its
-	# content (pin_dump: bpftool takes seconds for the 65 536 UDP ports)
+	# one entry per line, sorted (pin_dump: bpftool takes seconds for the
+	# 65 536 UDP ports)
 	# shellcheck disable=SC2086 # one argument per map
-	$SPRITZ_OUT/selftests/pin_dump $pins $state_maps | sort
+	$SPRITZ_OUT/selftests/pin_dump $pins $state_maps
 	[ ! -d /sys/module/spritz ] || echo "module spritz"
 	if [ -d /sys/kernel/spritz ]; then
-		grep -r . /sys/kernel/spritz/ 2>/dev/null | sort
+		for f in /sys/kernel/spritz/*; do
+			while IFS= read -r l || [ -n "$l" ]; do
+				[ -z "$l" ] || echo "$f:$l"
+			done 2>/dev/null <"$f"
+		done
 		# each table's switch and size, each path's dst, EV, class, base weight
 		"$ctl" show paths | awk '/^table of switch/ { print $4, $7; next }
 			$1 ~ /^[0-9]+$/ { print $1, $2, $3, $4 }'
@@ -294,9 +303,15 @@ whole_state()
 	# tc filters of every device, program ids left out (6.1; tcx links
 	# are the link_* pins listed above), and TSO/GSO of both devices
 	bpftool net show | sed 's/:\[[0-9]*\]//; s/ id [0-9]*$//'
-	{ ethtool -k $dev; ethtool -k $dev1; } 2>/dev/null |
-		grep -E '^(Features for|(tcp|generic)-segmentation-offload:)'
-	bpftool prog list | grep -c spritz_
+	while IFS= read -r l; do
+		case $l in
+		"Features for"*|tcp-segmentation-offload:*|generic-segmentation-offload:*) echo "$l" ;;
+		esac
+	done < <({ ethtool -k $dev; ethtool -k $dev1; } 2>/dev/null)
+	while IFS= read -r l; do
+		[[ $l != *spritz_* ]] || n=$((n + 1))
+	done < <(bpftool prog list)
+	echo "spritz programs: $n"
 	tcp_now
 }
 

@@ -3,8 +3,9 @@
  * pin_dump - every entry of the maps pinned as DIR/MAP, as lines "MAP KEY
  * VALUE" (hex bytes), for the tests that compare the whole pinned state
  * before and after a command (spritzctl-updown.sh's whole_state).  A map
- * not pinned prints nothing.  The order is the maps'; callers sort.  Entries of arrays that are all
- * zero are left out: they are the array's initial state, and a change to
+ * not pinned prints nothing.  Lines are sorted (bytewise), as a hash map's
+ * or a refilled LPM trie's order is not its content.  Entries of arrays
+ * that are all zero are left out: they are the array's initial state, and a change to
  * or from zero still shows as a line that appears or goes.
  *
  * Arrays are read in batches: spritz_udp has 65 536 entries, and one
@@ -28,13 +29,16 @@
 
 #include "spritz_host.h"
 
+/* every line goes here first, to be sorted */
+static FILE *out;
+
 static void hex(const unsigned char *p, size_t n)
 {
 	size_t i;
 
-	putchar(' ');
+	fputc(' ', out);
 	for (i = 0; i < n; i++)
-		printf("%02x", p[i]);
+		fprintf(out, "%02x", p[i]);
 }
 
 /* The value @v of a map like @info's: value_size bytes, per CPU for per-CPU maps. */
@@ -98,10 +102,10 @@ static int dump_array(int fd, const char *name, const struct bpf_map_info *info)
 	for (i = 0; i < (__u32)got; i++) {
 		if (zero(vals + (size_t)i * vb, vb))
 			continue;
-		printf("%s", name);
+		fprintf(out, "%s", name);
 		hex((unsigned char *)&keys[i], sizeof(keys[i]));
 		hex_value(info, vals + (size_t)i * vb, vb);
-		putchar('\n');
+		fputc('\n', out);
 	}
 	err = 0;
 out:
@@ -126,10 +130,10 @@ static int dump_mmap(int fd, const char *name, const struct bpf_map_info *info)
 
 		if (zero(v, info->value_size))
 			continue;
-		printf("%s", name);
+		fprintf(out, "%s", name);
 		hex((const unsigned char *)&i, sizeof(i));
 		hex(v, info->value_size);
-		putchar('\n');
+		fputc('\n', out);
 	}
 	munmap((void *)m, len);
 	return 0;
@@ -153,10 +157,10 @@ static int dump_keys(int fd, const char *name, const struct bpf_map_info *info)
 		memcpy(key, next, info->key_size);
 		if (bpf_map_lookup_elem(fd, key, val))
 			continue; /* deleted meanwhile */
-		printf("%s", name);
+		fprintf(out, "%s", name);
 		hex(key, info->key_size);
 		hex_value(info, val, vb);
-		putchar('\n');
+		fputc('\n', out);
 	}
 	if (errno != ENOENT)
 		err = -errno;
@@ -196,16 +200,56 @@ out:
 	return err;
 }
 
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The @len bytes of lines at @buf, sorted, to stdout: 0, or -ENOMEM. */
+static int print_sorted(char *buf, size_t len)
+{
+	size_t n = 0, i;
+	char **lines, *p;
+
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	lines = calloc(n ? n : 1, sizeof(*lines));
+	if (!lines)
+		return -ENOMEM;
+	for (i = 0, p = buf; i < n; i++) {
+		lines[i] = p;
+		p = strchr(p, '\n');
+		*p++ = '\0';
+	}
+	qsort(lines, n, sizeof(*lines), line_cmp);
+	for (i = 0; i < n; i++)
+		puts(lines[i]);
+	free(lines);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	size_t len = 0;
+	char *buf = NULL;
 	int i, rc = 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: pin_dump DIR MAP...\n");
 		return 2;
 	}
+	out = open_memstream(&buf, &len);
+	if (!out) {
+		fprintf(stderr, "pin_dump: failed to open a memory stream: %s\n", strerror(errno));
+		return 1;
+	}
 	for (i = 2; i < argc; i++)
 		if (dump_pin(argv[1], argv[i]))
 			rc = 1;
+	if (fclose(out) || print_sorted(buf, len)) {
+		fprintf(stderr, "pin_dump: failed to sort the entries: %s\n", strerror(ENOMEM));
+		rc = 1;
+	}
+	free(buf);
 	return rc;
 }
