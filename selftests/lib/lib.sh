@@ -121,7 +121,7 @@ spritz_rmmod()
 	local i
 
 	[ -d /sys/module/spritz ] || return 0
-	for i in $(seq 20); do
+	for ((i = 1; i <= 20; i++)); do
 		rmmod spritz 2>/dev/null && return 0
 		sleep 0.1
 	done
@@ -131,16 +131,18 @@ spritz_rmmod()
 # Every flow in the pinned flow table, one JSON object per line with the
 # named fields of struct spritz_flow, as bpftool prints one slot; spritzctl
 # (path $1) names the slots in use (the table has 65536 slots, and a dump
-# of all of them would print every empty one).
+# of all of them would print every empty one).  One bpftool looks them all
+# up (batch): a process costs 0.1-0.5 s in a TCG guest.
 spritz_flow_states()
 {
-	local slot
+	local cmds
 
-	for slot in $("$1" show flows -j | jq '.flows[].slot'); do
-		bpftool -j map lookup pinned /sys/fs/bpf/spritz/spritz_flows \
-			key $((slot & 255)) $((slot >> 8 & 255)) $((slot >> 16 & 255)) $((slot >> 24)) |
-			jq -c '.formatted.value'
-	done
+	cmds=$("$1" show flows -j | jq -r '.flows[].slot |
+		"map lookup pinned /sys/fs/bpf/spritz/spritz_flows key \(. % 256) " +
+		"\(. / 256 | floor % 256) \(. / 65536 | floor % 256) \(. / 16777216 | floor)"') ||
+		return 1
+	[ -n "$cmds" ] || return 0
+	bpftool -j batch file - <<<"$cmds" | jq -c '.[].output.formatted.value'
 }
 
 # The knob table of include/spritz/knobs.h, one "name default min max" line
