@@ -56,7 +56,7 @@ transfer()
 	ns spza $stream tx fd00:5::1 5003 --size $((64 << 20)) --timeout 120 \
 		>/tmp/spritz-tx &
 	tx=$!
-	for i in $(seq 200); do
+	for ((i = 1; i <= 200; i++)); do
 		kill -0 $tx 2>/dev/null || break
 		b=$(ring_max)
 		[ "$b" -gt "$big" ] && big=$b

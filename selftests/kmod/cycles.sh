@@ -42,7 +42,7 @@ kill_holder()
 	: >"$holder"
 	[ -n "$pid" ] || return 0
 	kill -KILL "$pid" 2>/dev/null
-	for i in $(seq 100); do
+	for ((i = 1; i <= 100; i++)); do
 		state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
 		case $state in ''|Z|X) return 0 ;; esac
 		sleep 0.1

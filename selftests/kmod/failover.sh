@@ -106,7 +106,7 @@ settle()
 {
 	local i
 
-	for i in $(seq 40); do
+	for ((i = 1; i <= 40; i++)); do
 		"$ctl" show paths --switch 3 --dst 5 |
 			awk '$1 ~ /^[0-9]+$/ { ms += $6; n++ } END { exit !(n && !ms) }' &&
 			return 0
@@ -295,7 +295,7 @@ socket_queue()
 		>$tmp/tx.5005 &
 	tx=$!
 	rx_wait 5005 "paused 1" "the receiver did not pause" || rc=1
-	for i in $(seq 300); do
+	for ((i = 1; i <= 300; i++)); do
 		q=$(ns spza ss -Htn '( dport = :5005 )' | awk '{ print $3; exit }')
 		[ "${q:-0}" -ge 196608 ] && break
 		sleep 0.2

@@ -62,7 +62,7 @@ cycle()
 	# a hang catcher, not a bound on failover: the first disable comes
 	# in 10-20 s of polling as a rule, but has taken 71 s in a loaded
 	# 6.12 guest
-	for i in $(seq 480); do
+	for ((i = 1; i <= 480; i++)); do
 		d=$(disables)
 		[ "$d" -gt 0 ] && break
 		sleep 0.25

@@ -157,7 +157,7 @@ rx_wait() # PORT STATE MESSAGE
 {
 	local i l
 
-	for i in $(seq 150); do
+	for ((i = 1; i <= 150; i++)); do
 		while IFS= read -r l; do
 			[ "$l" = "$2" ] && return 0
 		done 2>/dev/null <"/tmp/spritz-ready.$1"

@@ -146,7 +146,7 @@ captured_after() # T
 {
 	local i
 
-	for i in $(seq 300); do
+	for ((i = 1; i <= 300; i++)); do
 		awk -v t="$1" '$1 != "ready" && $1 + 0 > t { f = 1 } END { exit !f }' \
 			/tmp/spritz-cap && return 0
 		sleep 0.1
@@ -171,7 +171,7 @@ reload_stale_ev()
 	cap=$!
 	rx_start 5001 /tmp/spritz-rx
 	rx=$!
-	for _ in $(seq 50); do grep -q ready /tmp/spritz-cap && break; sleep 0.1; done
+	for ((_n = 1; _n <= 50; _n++)); do grep -q ready /tmp/spritz-cap && break; sleep 0.1; done
 	listening 5001 || rc=1
 	ns spza "${tx_cmd[@]}" >/tmp/spritz-tx &
 	tx=$!

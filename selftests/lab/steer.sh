@@ -38,7 +38,7 @@ send()
 {
 	local s=$1 d=$2 ev=$3
 	shift 3
-	ip netns exec "h$s-0" "$LABCTL" send --from "$s:0" --to "$d:0" --ev "$ev" --count $N \
+	nsenter --net="/run/netns/h$s-0" "$LABCTL" send --from "$s:0" --to "$d:0" --ev "$ev" --count $N \
 		--no-reply "$@"
 }
 
@@ -76,7 +76,7 @@ one_path()
 	"$LABCTL" counters --reset
 	send "$s" "$d" "$ev" "$@" || return 1
 	[ -n "$want" ] || want=$(links_listed "$s" "$d" "$ev")
-	for i in $(seq 100); do
+	for ((i = 1; i <= 100; i++)); do
 		got=$(links_used)
 		[ "$got" = "$want" ] && return 0
 		sleep 0.05
@@ -138,7 +138,7 @@ until_eq()
 {
 	local want=$1 got i
 	shift
-	for i in $(seq 50); do
+	for ((i = 1; i <= 50; i++)); do
 		got=$("$@")
 		[ "$got" = "$want" ] && return 0
 		sleep 0.1

@@ -51,7 +51,7 @@ unload()
 {
 	local _
 
-	for _ in $(seq 20); do
+	for ((_n = 1; _n <= 20; _n++)); do
 		modprobe -r spritz 2>/dev/null && break
 		sleep 0.1
 	done

@@ -44,7 +44,7 @@ rx_bg() # OPTION...
 {
 	rm -f $tmp/ready
 	"$ts" rx $port --ready $tmp/ready "$@" >$tmp/rx &
-	for _ in $(seq 100); do
+	for ((_n = 1; _n <= 100; _n++)); do
 		grep -qx listening $tmp/ready 2>/dev/null && return 0
 		sleep 0.05
 	done
@@ -98,11 +98,11 @@ pause_case()
 	rx_bg --timeout 30 --pause-at 300000 --pause-at 100000 --go $tmp/go || return 1
 	rx=$!
 	"$ts" tx ::1 $port --size 400000 --timeout 30 >$tmp/tx &
-	for _ in $(seq 100); do grep -qx "paused 1" $tmp/ready && break; sleep 0.05; done
+	for ((_n = 1; _n <= 100; _n++)); do grep -qx "paused 1" $tmp/ready && break; sleep 0.05; done
 	grep -qx "paused 1" $tmp/ready || { echo "no first pause: $(cat $tmp/ready)"; return 1; }
 	grep -q "paused 2" $tmp/ready && { echo "paused twice without a go"; return 1; }
 	echo >>$tmp/go
-	for _ in $(seq 100); do grep -qx "paused 2" $tmp/ready && break; sleep 0.05; done
+	for ((_n = 1; _n <= 100; _n++)); do grep -qx "paused 2" $tmp/ready && break; sleep 0.05; done
 	echo >>$tmp/go
 	wait $rx
 	wait
