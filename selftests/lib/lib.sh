@@ -182,7 +182,7 @@ expect()
 		{ echo "$*: stderr '$err' lacks '$pat'"; return 1; }
 	for a in "$@"; do
 		[ "${a##*/}" = spritzctl ] && [ "$rc" -ne 0 ] || continue
-		[[ $(head -n 1 <<<"$err") == "spritzctl: failed to "* ]] ||
+		[[ ${err%%$'\n'*} == "spritzctl: failed to "* ]] ||
 			{ echo "$*: stderr does not start 'spritzctl: failed to ': $err"; return 1; }
 		break
 	done
