@@ -300,10 +300,11 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(__u32 dir)
  * The smoothed RTT, the reordering degree (TCP's DupThresh) and the bytes
  * queued beyond the send's @end of the TCP socket that sends @skb into @f,
  * if there is one (a local sender; tc egress has skb->sk, a full socket
- * for data).  Global, like a send's other steps: verified once, not on
- * every parse path.
+ * for data).  Inline, like a send's other steps: the parser's paths are
+ * joined before them (spritz_hdrs_join()), and a call costs more than
+ * this work (datapath.rst, "Verifier cost").
  */
-__noinline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end)
+static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end)
 {
 	__s32 unsent;
 	struct bpf_sock *sk = skb->sk;
@@ -422,8 +423,8 @@ struct spritz_send {
 	__u32 segs;
 };
 
-/* Record the data send @s of @f: spritz_fb_record().  Global: verified once. */
-__noinline int spritz_record(struct spritz_flow *f, struct spritz_stats *st,
+/* Record the data send @s of @f: spritz_fb_record(). */
+static __always_inline int spritz_record(struct spritz_flow *f, struct spritz_stats *st,
 			     const struct spritz_send *s)
 {
 	if (!f || !st || !s)
@@ -440,14 +441,12 @@ __noinline int spritz_record(struct spritz_flow *f, struct spritz_stats *st,
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
  * module when the core asks for a sample.  Returns SPRITZ_PICK(EV, lat_class),
- * or -1: no path (the packet leaves unsteered).  @how: SPRITZ_DECIDE_*.  A
- * global function (at most five arguments, hence the flags): its
- * three call sites would otherwise each be verified on every path through
- * the parser, and 6.1's egress verification came within 1 % of the
- * 1M-instruction limit.
+ * or -1: no path (the packet leaves unsteered).  @how: SPRITZ_DECIDE_*.
+ * Inline in each caller, after the parser's paths are joined (datapath.rst,
+ * "Verifier cost").
  */
-__noinline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
-			     struct spritz_stats *st, __u32 segs, __u32 how)
+static __always_inline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
+					     struct spritz_stats *st, __u32 segs, __u32 how)
 {
 	struct spritz_lb_verdict v;
 	__u64 avoid;
