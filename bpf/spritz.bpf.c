@@ -437,6 +437,7 @@ static __always_inline int spritz_record(struct spritz_flow *f, struct spritz_st
 /* spritz_decide()'s @how */
 #define SPRITZ_DECIDE_SYN_AGAIN 1 /* a SYN the flow sent before (spritz_fb_pick_flags()) */
 #define SPRITZ_DECIDE_REPAIR 2	  /* a send of sequence sent before (spritz_fb_avoid()) */
+#define SPRITZ_DECIDE_NEW_DATA 4  /* a data send of new sequence (spritz_fb_verify()) */
 
 /*
  * The EV for one managed send: a decision of the core, and a pick from the
@@ -455,6 +456,13 @@ static __always_inline int spritz_decide(struct spritz_flow *f, const struct spr
 
 	if (!f || !c || !st)
 		return -1;
+	if (how & SPRITZ_DECIDE_NEW_DATA) {
+		r = spritz_fb_verify(&f->fb, &f->lb, c->now);
+		if (r >= 0) {
+			st->dec_verify++;
+			return r;
+		}
+	}
 	if (spritz_lb_send(&f->lb, &c->cfg, c->now, segs, &v) == SPRITZ_LB_USE_EV) {
 		st->dec_use_ev++;
 		return SPRITZ_PICK(v.ev, v.lat_class);
@@ -730,7 +738,8 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	r = spritz_decide(f, c, st, segs,
 			  (kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_HAVE_EV) ?
 				   SPRITZ_DECIDE_SYN_AGAIN : 0) |
-				  (repair ? SPRITZ_DECIDE_REPAIR : 0));
+				  (repair ? SPRITZ_DECIDE_REPAIR :
+				   kind == SPRITZ_SEG_DATA ? SPRITZ_DECIDE_NEW_DATA : 0));
 	if (r < 0) {
 		st->eg_unsteered++;
 		return SPRITZ_TC_NEXT;
@@ -983,7 +992,9 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver_all(f, &c->cfg, st);
 	}
-	r = spritz_decide(f, c, st, segs, record & SPRITZ_INNER_REPAIR ? SPRITZ_DECIDE_REPAIR : 0);
+	r = spritz_decide(f, c, st, segs,
+			  record & SPRITZ_INNER_REPAIR ? SPRITZ_DECIDE_REPAIR :
+			  record			 ? SPRITZ_DECIDE_NEW_DATA : 0);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 	if (r < 0) {

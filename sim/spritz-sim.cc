@@ -527,7 +527,7 @@ void fb_deliver(Flow *f)
 }
 
 /* The EV of one send (bpf spritz_decide()): EV | class << 16, or -1. */
-int host_decide(Flow *f, int syn_again, int repair)
+int host_decide(Flow *f, int syn_again, int repair, int new_data)
 {
 	Sim *S = g_sim;
 	spritz_lb_verdict v;
@@ -535,6 +535,10 @@ int host_decide(Flow *f, int syn_again, int repair)
 	uint32_t flags;
 	int r;
 
+	if (new_data && (r = spritz_fb_verify(&f->hf.fb, &f->hf.lb, now_ns())) >= 0) {
+		S->st.dec_verify++;
+		return r;
+	}
 	if (spritz_lb_send(&f->hf.lb, &S->lb, now_ns(), 1, &v) == SPRITZ_LB_USE_EV) {
 		S->st.dec_use_ev++;
 		return v.ev | (uint32_t)v.lat_class << 16;
@@ -612,7 +616,8 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		fb_deliver(f);
 	if (kind == SPRITZ_SEG_DATA)
 		f->hf.fb.unsent = sock_unsent(f, end);
-	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV), repair);
+	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV), repair,
+			kind == SPRITZ_SEG_DATA && !repair);
 	if (r < 0) {
 		S->st.eg_unsteered++;
 		return;
@@ -1228,7 +1233,8 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"ring_overrun\": %llu, "
 		   "\"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
-		   "\"fb_isolated\": %llu, \"fb_congested\": %llu},\n",
+		   "\"fb_isolated\": %llu, \"fb_congested\": %llu, \"fb_verify\": %llu, "
+		   "\"dec_verify\": %llu},\n",
 		S->scheme.name.c_str(), S->t->name, S->knobs.timeout_us, S->dupthresh, S->queue_pkts,
 		S->no_disable ? "true" : "false",
 		(unsigned long long)Simulator::GetEventCount(),
@@ -1248,7 +1254,8 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.eg_ring_overrun, (unsigned long long)S->st.eg_retrans,
 		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
 		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
-		(unsigned long long)S->st.fb_congested);
+		(unsigned long long)S->st.fb_congested, (unsigned long long)S->st.fb_verify,
+		(unsigned long long)S->st.dec_verify);
 	fprintf(o, " \"flows\": [\n");
 	for (size_t i = 0; i < S->flows.size(); i++) {
 		Flow &f = S->flows[i];

@@ -39,7 +39,10 @@
  * a GSO send lost whole: one loss is no dead path).  A path that
  * delivers a later send after a drop is never disabled, nor one that
  * drops one packet and is not used again, and a peer that goes silent
- * leaves every path unanswered at once, so it disables none.  Evidence is the flow's own: another flow's deliveries
+ * leaves every path unanswered at once, so it disables none.  A suspect
+ * without that evidence (everything the flow had in flight was lost) is
+ * verified once the peer answers again: the flow's next new data goes to
+ * its EV (spritz_fb_verify()), and is judged by the same rule.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.  A flow's own
  * choice needs none: its samples (Scout, Spray) avoid the EVs of its
  * latest lost sends until a send on the same EV is delivered (new data
@@ -199,7 +202,8 @@ static __always_inline void __spritz_fb_fate(struct spritz_fb_flow *fb,
  * one: one lost send per flow is judged at a time; another lost send on
  * the suspect's EV is its path's second loss, and so is a second packet of
  * the suspect itself, a GSO send none of whose packets was acknowledged
- * (losses are counted in packets, as the paper counts them).
+ * (losses are counted in packets, as the paper counts them), and a verify
+ * send (spritz_fb_verify()), whose EV lost a send before.
  */
 static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 						const struct spritz_inflight *e)
@@ -215,7 +219,8 @@ static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 	*s = *e;
 	s->state = SPRITZ_IF_LOST;
 	s->flags = SPRITZ_IF_F_SEED;
-	if (e->segs > 1 && !(e->flags & SPRITZ_IF_F_PART))
+	/* a verify send: its EV's earlier suspect was the first loss */
+	if ((e->segs > 1 && !(e->flags & SPRITZ_IF_F_PART)) || (e->flags & SPRITZ_IF_F_VERIFY))
 		s->flags |= SPRITZ_IF_F_AGAIN;
 	fb->suspect_head = fb->ring_head;
 	fb->flags |= SPRITZ_FB_F_SUSPECT;
@@ -224,7 +229,8 @@ static __always_inline void __spritz_fb_suspect(struct spritz_fb_flow *fb,
 /*
  * Delivered send @e is evidence for the suspect if it was sent after it:
  * on the same EV its path is alive; on another, within @timeout_ns of it,
- * the peer answered and the switch was reachable.
+ * the peer answered and the switch was reachable; later than that, the
+ * peer answers again, which says nothing of the time of the loss.
  */
 static __always_inline void __spritz_fb_evidence(struct spritz_fb_flow *fb,
 						 const struct spritz_inflight *e, __u64 timeout_ns)
@@ -237,6 +243,8 @@ static __always_inline void __spritz_fb_evidence(struct spritz_fb_flow *fb,
 		s->flags |= SPRITZ_IF_F_ALIVE;
 	else if (e->sent_ns - s->sent_ns < timeout_ns)
 		s->flags |= SPRITZ_IF_F_REACH;
+	else
+		s->flags |= SPRITZ_IF_F_LATER;
 }
 
 /*
@@ -430,6 +438,10 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 					     __u32 segs)
 {
 	struct spritz_inflight *e = &fb->ring[fb->ring_head & SPRITZ_RING_MASK];
+	/* the send spritz_fb_verify() chose */
+	int verify = (fb->flags & SPRITZ_FB_F_VERIFY_SENT) && ev == fb->verify_ev;
+
+	fb->flags &= ~SPRITZ_FB_F_VERIFY_SENT;
 
 	/* the suspect's repair, leaving on another path (__spritz_fb_late()) */
 	if (fb->suspect.state == SPRITZ_IF_LOST && !(fb->suspect.flags & SPRITZ_IF_F_MOVED) &&
@@ -450,7 +462,7 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 	e->ev = ev;
 	e->lat_class = lat;
 	e->segs = segs > 0xffff ? 0xffff : (__u16)segs;
-	e->flags = 0;
+	e->flags = verify ? SPRITZ_IF_F_VERIFY : 0;
 	e->state = SPRITZ_IF_PENDING;
 }
 
@@ -630,6 +642,29 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
 }
 
 /*
+ * The suspect, judged without evidence, is dropped and its EV verified:
+ * the peer answers again (a send of the flow sent past the timeout was
+ * delivered), so the flow's next new data goes to the suspect's EV
+ * (spritz_fb_verify()), within SPRITZ_FB_STRIKE_WAIT timeouts from @now.
+ * Lost there while the flow's sends around it are delivered, it is that
+ * path's second loss with evidence that the peer answered (a TIMEOUT);
+ * delivered, the path is alive.
+ */
+static __always_inline void __spritz_fb_verify_arm(struct spritz_fb_flow *fb,
+						   struct spritz_stats *st, __u64 now,
+						   __u64 timeout_ns)
+{
+	struct spritz_inflight *s = &fb->suspect;
+
+	st->fb_verify++;
+	fb->verify_ev = s->ev;
+	fb->verify_lat = s->lat_class;
+	fb->verify_until = now + SPRITZ_FB_STRIKE_WAIT * timeout_ns;
+	fb->flags = (fb->flags & ~SPRITZ_FB_F_SUSPECT) | SPRITZ_FB_F_VERIFY;
+	s->state = SPRITZ_IF_FREE;
+}
+
+/*
  * The dead-path rule for the suspect (a lost send: retransmitted, in a
  * SACK hole TCP counts lost, or unacknowledged for @timeout_ns), at @now:
  *
@@ -662,8 +697,10 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
  *    SPRITZ_RING_SIZE sends, then it was an isolated loss: dropped
  *    (fb_isolated);
  *  - else no evidence (the peer may be silent): nothing; the suspect
- *    waits for evidence, and is dropped once nothing is in flight
- *    (fb_no_reach, counted once).
+ *    waits for evidence (fb_no_reach, counted once), and is dropped once
+ *    nothing is in flight; once a send of the flow sent past the timeout
+ *    is delivered (the peer answers again), its EV is verified by the
+ *    flow's next new data (__spritz_fb_verify_arm(), fb_verify).
  *
  * Returns the outcomes to take (0 or 1).
  */
@@ -728,6 +765,11 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 	if (!(s->flags & SPRITZ_IF_F_WAITED)) {
 		s->flags |= SPRITZ_IF_F_WAITED;
 		st->fb_no_reach++;
+	}
+	/* the peer answers again: what the path does now, a send will tell */
+	if (s->flags & SPRITZ_IF_F_LATER) {
+		__spritz_fb_verify_arm(fb, st, now, timeout_ns);
+		return 0;
 	}
 	/* nothing in flight: no evidence can come any more */
 	if (fb->snd_una == fb->snd_nxt) {
@@ -886,6 +928,28 @@ static __always_inline __u64 spritz_fb_avoid(const struct spritz_fb_flow *fb,
 	if (repair || !(fb->flags & SPRITZ_FB_F_SUSPECT))
 		return fb->avoid;
 	return spritz_avoid_del(fb->avoid, fb->suspect.ev);
+}
+
+/*
+ * The EV and class (SPRITZ_PICK()) of flow @fb's send of new data at @now
+ * if it is to verify the EV of a suspect judged without evidence
+ * (__spritz_fb_verify_arm()), else -1.  Once, before verify_until (a
+ * later send says nothing of that loss); Scout and Spray only (@lb), as
+ * spritz_fb_avoid().  New data only: a repair lost there would cost TCP
+ * an RTO, new data a SACK repair.  The send takes no decision of the
+ * algorithm core: it is the dead-path rule's probe, and its record
+ * (spritz_fb_record()) is marked so that its loss is its EV's second.
+ */
+static __always_inline int spritz_fb_verify(struct spritz_fb_flow *fb,
+					    const struct spritz_lb_flow *lb, __u64 now)
+{
+	if (!(fb->flags & SPRITZ_FB_F_VERIFY))
+		return -1;
+	fb->flags &= ~SPRITZ_FB_F_VERIFY;
+	if (!__spritz_lb_is_spritz(lb->algo) || now >= fb->verify_until)
+		return -1;
+	fb->flags |= SPRITZ_FB_F_VERIFY_SENT;
+	return (int)SPRITZ_PICK(fb->verify_ev, fb->verify_lat);
 }
 
 /*

@@ -125,7 +125,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_LOST 6    /* suspect: lost, awaiting the dead-path rule (feedback.h) */
 #define SPRITZ_IF_ACKED 7   /* delivered, feedback given: evidence until overwritten */
 
-/* spritz_inflight.flags (the suspect's; in the ring only SPRITZ_IF_F_PART) */
+/* spritz_inflight.flags (the suspect's; in the ring only SPRITZ_IF_F_PART, _VERIFY) */
 #define SPRITZ_IF_F_SEED (1U << 0)   /* evidence from the ring not yet gathered */
 #define SPRITZ_IF_F_ALIVE (1U << 1)  /* a later send on its EV was delivered */
 #define SPRITZ_IF_F_REACH (1U << 2)  /* a send on another EV, within the timeout, was */
@@ -136,6 +136,8 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_TSVAL (1U << 7)  /* ... first with TCP timestamp fb.repair_tsval */
 #define SPRITZ_IF_F_KARN (1U << 8)   /* ... and that repair's sequence again later */
 #define SPRITZ_IF_F_PART (1U << 9)   /* ring: part of the send was acknowledged */
+#define SPRITZ_IF_F_VERIFY (1U << 10) /* ring: sent on the EV of a suspect without evidence */
+#define SPRITZ_IF_F_LATER (1U << 11) /* a send on another EV, past the timeout, was delivered */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -152,6 +154,8 @@ struct spritz_inflight {
 /* spritz_fb_flow.flags */
 #define SPRITZ_FB_F_HAVE_SEQ (1U << 0) /* snd_una, snd_nxt are valid */
 #define SPRITZ_FB_F_SUSPECT (1U << 1)  /* suspect.state is LOST: ACKs are scanned */
+#define SPRITZ_FB_F_VERIFY (1U << 2)   /* the next new data goes to verify_ev (spritz_fb_verify()) */
+#define SPRITZ_FB_F_VERIFY_SENT (1U << 3) /* ... it went: the record is the verify send */
 
 /*
  * ECN-marked deliveries a flow remembers per EV, for the dead-path rule's
@@ -181,6 +185,10 @@ struct spritz_fb_flow {
 	__u32 repair_seq;   /* first sequence number of its first repair on another EV */
 	__u64 avoid;	    /* EVs the flow's samples avoid, SPRITZ_AVOID_* (spritz_fb_avoid()) */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
+	__u64 verify_until; /* SPRITZ_FB_F_VERIFY: no verify send from this time on */
+	__u16 verify_ev;    /* ... the EV of the suspect it verifies, and its class */
+	__u8 verify_lat;
+	__u8 __pad[5];
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 	struct spritz_inflight suspect; /* the lost send under the dead-path rule */
@@ -248,6 +256,7 @@ struct spritz_stats {
 	__u64 pick_small_flow;	/* samples with SPRITZ_PICK_SMALL_FLOW */
 	__u64 pick_min_bias;	/* samples with SPRITZ_PICK_MIN_BIAS */
 	__u64 pick_avoid;	/* samples made while the flow avoided EVs (spritz_fb_avoid()) */
+	__u64 dec_verify;	/* sends to a suspect's EV to verify it (spritz_fb_verify()) */
 	/* ingress */
 	__u64 in_packets;	/* every packet seen on ingress */
 	__u64 in_acks;		/* TCP ACKs of a managed flow */
@@ -268,6 +277,7 @@ struct spritz_stats {
 	__u64 fb_sack_lost;	/* NACKs from SACK holes (RFC 6675 IsLost) */
 	__u64 fb_path_alive;	/* suspects whose path delivered a later send: no TIMEOUT */
 	__u64 fb_no_reach;	/* suspects past the timeout without evidence the peer answered */
+	__u64 fb_verify;	/* ... of them verified by a send once it answered */
 	__u64 fb_isolated;	/* suspects whose path lost no other send: no TIMEOUT */
 	__u64 fb_congested;	/* suspects whose path came back ECN-marked: no TIMEOUT */
 	__u64 evictions;	/* buffer entries removed by feedback */

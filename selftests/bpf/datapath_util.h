@@ -501,7 +501,7 @@ static inline int dp_stats(struct spritz *skel, struct spritz_stats *out)
 
 /*
  * spritz_flows of @skel mapped into the test, once per map: a mapping per
- * call would fault in its 42 MiB again each time (slow under TCG).
+ * call would fault in its 44 MiB again each time (slow under TCG).
  */
 static inline struct spritz_flowtab *dp_flowtab(struct spritz *skel)
 {

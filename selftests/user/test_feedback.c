@@ -47,6 +47,7 @@ struct step {
 	__u32 nsack;	/* RX: SACK blocks */
 	__u32 sack[2 * SPRITZ_SACK_MAX];
 	__u64 ts;	/* TX: SPRITZ_FB_TS(TSval); RX: the same of TSecr; 0: no option */
+	int verify;	/* TX of new data: spritz_fb_verify() sends it to @ev (else: -1) */
 	const char *events; /* expected events, "" for none */
 	const char *counters; /* counters that moved, "name=delta ..." */
 	const char *state;    /* NULL, or "una=U nxt=N pend=P" */
@@ -60,6 +61,10 @@ struct step {
 #define TX(t_, seq_, len_, ev_, evs_, ctr_, st_) \
 	{ .op = OP_TX, .t = (t_), .flags = F_D, .seq = (seq_), .len = (len_), .ev = (ev_), \
 	  .events = (evs_), .counters = (ctr_), .state = (st_) }
+/* ... the verify send spritz_fb_verify() makes to ev_ */
+#define TXV(t_, seq_, len_, ev_, evs_, ctr_, st_) \
+	{ .op = OP_TX, .t = (t_), .flags = F_D, .seq = (seq_), .len = (len_), .ev = (ev_), \
+	  .verify = 1, .events = (evs_), .counters = (ctr_), .state = (st_) }
 /* any segment: flags given */
 #define TXF(t_, fl_, seq_, len_, ev_, evs_, ctr_, st_) \
 	{ .op = OP_TX, .t = (t_), .flags = (fl_), .seq = (seq_), .len = (len_), .ev = (ev_), \
@@ -87,7 +92,8 @@ struct step {
 #define FB_COUNTERS(X)                                                                      \
 	X(eg_retrans) X(eg_ring_overrun) X(in_sack_blocks) X(in_ack_unsent) X(in_ack_old)   \
 	X(in_ack_ctl) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)   \
-	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated) X(fb_congested)
+	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated) X(fb_congested)   \
+	X(fb_verify)
 
 static const struct {
 	const char *name;
@@ -204,8 +210,13 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 				    !!(s->flags & SPRITZ_TCP_FIN);
 
 			if (kind == SPRITZ_SEG_DATA) {
-				if (spritz_fb_presend(&fb, s->seq, end))
+				int repair = spritz_fb_presend(&fb, s->seq, end);
+
+				if (repair)
 					nout = spritz_fb_retrans(&fb, &st, s->seq, end, s->ts);
+				/* new data asks for a verify send first, as spritz_decide() */
+				ASSERT_EQ(repair ? -1 : spritz_fb_verify(&fb, &lb, s->t),
+					  s->verify ? (int)SPRITZ_PICK(s->ev, 0) : -1, what);
 				spritz_fb_record(&fb, &st, s->t, s->seq, end, s->ev, 0,
 						 s->segs ? s->segs : 1);
 			} else {
@@ -609,11 +620,37 @@ static void test_dead_path(void)
 		RX(900 * US, F_A, 1600, "ACK:0303", "fb_ack=1", "una=1600 nxt=1600 pend=0"),
 		RX(3 * MS, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
 	};
+	/* the first flight lost whole on a dead path and its tail loss probe
+	 * on a second one: no evidence that the peer answered then.  The RTO's
+	 * repair is delivered, long after: the peer answers now, so the next
+	 * new data goes to the first path (verify); lost there while the
+	 * sends around it are delivered: its second loss, a TIMEOUT */
+	static const struct step first_flight_verified[] = {
+		TXG(0, 1000, 300, 3, E1, "", "", NULL),
+		TX(600 * US, 1200, 100, E2, "NACK:0101x3", "eg_retrans=1 fb_nack=1", NULL),
+		TX(5 * MS, 1000, 100, E3, "", "eg_retrans=1", NULL),
+		RX(5300 * US, F_A, 1100, "NACK:0202 ACK:0303",
+		   "fb_nack=1 fb_ack=1 fb_no_reach=1 fb_verify=1", "una=1100 nxt=1300 pend=0"),
+		TXG(5400 * US, 1100, 200, 2, E3, "", "eg_retrans=1", NULL),
+		RX(5700 * US, F_A, 1300, "ACK:0303x2", "fb_ack=1", "una=1300 nxt=1300 pend=0"),
+		TXV(5800 * US, 1300, 100, E1, "", "", NULL),
+		TX(5850 * US, 1400, 100, E3, "", "", NULL),
+		TX(5900 * US, 1500, 100, E4, "", "", NULL),
+		TX(5950 * US, 1600, 100, E3, "", "", NULL),
+		RXS(6200 * US, F_A, 1300, 1, B(1400, 1700), "NACK:0101 ACK:0303 ACK:0404 ACK:0303",
+		    "in_sack_blocks=1 fb_nack=1 fb_ack=3 fb_sack_lost=1", "una=1300 nxt=1700 pend=0"),
+		TX(6300 * US, 1300, 100, E3, "", "eg_retrans=1", NULL),
+		/* TCP's repair delivered: judged two srtts after it */
+		RX(6600 * US, F_A, 1700, "ACK:0303", "fb_ack=1", "una=1700 nxt=1700 pend=0"),
+		RX(7 * MS, F_A, 1700, "TMO:0101", "fb_timeout=1", "una=1700 nxt=1700 pend=0"),
+	};
 	trace_srtt_us = 300;
 	RUN_DIS("dead_path", t, 1);
 	RUN_DIS("dead_path_gso_repairs", gso_repairs, 1);
 	trace_srtt_us = 300;
 	RUN_DIS("dead_path_first_flight", first_flight, 1);
+	trace_srtt_us = 300;
+	RUN_DIS("dead_path_first_flight_verified", first_flight_verified, 1);
 	trace_srtt_us = 300;
 	RUN_DIS("gso_send_partly_delivered", partly, 0);
 	trace_srtt_us = 300;
@@ -1035,12 +1072,20 @@ static void test_dead_peer(void)
 		   "una=1000 nxt=1300 pend=0"),
 		RX(301 * MS, F_A, 1000, "", "", "una=1000 nxt=1300 pend=0"),
 		/* back: it had only the first (its repair); the rest repaired on
-		 * other paths, long after: no evidence, dropped once all is in */
+		 * other paths, long after: no evidence, but the peer answers
+		 * again: the suspect's path is verified by the next new data */
 		RX(400 * MS, F_A, 1100, "", "", "una=1100 nxt=1300 pend=0"),
 		TX(401 * MS, 1100, 100, E3, "", "eg_retrans=1", NULL),
 		TX(401 * MS, 1200, 100, E2, "", "eg_retrans=1", NULL),
-		RX(402 * MS, F_A, 1300, "ACK:0303 ACK:0202", "fb_ack=2", "una=1300 nxt=1300 pend=0"),
+		RX(402 * MS, F_A, 1300, "ACK:0303 ACK:0202", "fb_ack=2 fb_verify=1",
+		   "una=1300 nxt=1300 pend=0"),
 		RX(403 * MS, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
+		/* the next new data is the verify send, once */
+		TXV(404 * MS, 1300, 100, E1, "", "", NULL),
+		TX(404 * MS, 1400, 100, E2, "", "", NULL),
+		/* delivered: its path is alive, nothing is disabled */
+		RX(405 * MS, F_A, 1500, "ACK:0101 ACK:0202", "fb_ack=2",
+		   "una=1500 nxt=1500 pend=0"),
 	};
 	/* silent from the first send on: TCP's first repair, within the
 	 * timeout and on another path, is lost too; the one after the peer
@@ -1055,11 +1100,17 @@ static void test_dead_peer(void)
 		RX(4 * MS, F_A, 1000, "NACK:0101 NACK:0202 NACK:0202", "fb_nack=3 fb_no_reach=1",
 		   "una=1000 nxt=1300 pend=0"),
 		TX(5 * MS, 1000, 100, E3, "", "eg_retrans=1", NULL),
-		RX(5500 * US, F_A, 1100, "ACK:0303", "fb_ack=1", "una=1100 nxt=1300 pend=0"),
+		/* the peer answers again: E1 is to be verified */
+		RX(5500 * US, F_A, 1100, "ACK:0303", "fb_ack=1 fb_verify=1",
+		   "una=1100 nxt=1300 pend=0"),
+		/* repairs are no verify sends */
 		TX(5600 * US, 1100, 100, E3, "", "eg_retrans=1", NULL),
 		TX(5600 * US, 1200, 100, E2, "", "eg_retrans=1", NULL),
 		RX(6 * MS, F_A, 1300, "ACK:0303 ACK:0202", "fb_ack=2", "una=1300 nxt=1300 pend=0"),
 		RX(9 * MS, F_A, 1300, "", "", "una=1300 nxt=1300 pend=0"),
+		/* new data is, and E1 delivers it */
+		TXV(10 * MS, 1300, 100, E1, "", "", NULL),
+		RX(10500 * US, F_A, 1400, "ACK:0101", "fb_ack=1", "una=1400 nxt=1400 pend=0"),
 	};
 	/* as captured (kmod/failover silent_peer, 6.1, times / 100): the
 	 * peer goes silent; a tail loss probe repairs the last segment of the
@@ -1076,19 +1127,34 @@ static void test_dead_peer(void)
 		TX(7 * MS, 1000, 100, E3, "NACK:0202", "eg_retrans=1 fb_nack=1", NULL),
 		TX(60 * MS, 1000, 100, E4, "NACK:0303", "eg_retrans=1 fb_nack=1",
 		   "una=1000 nxt=1400 pend=2"),
-		RX(60200 * US, F_A, 1100, "NACK:0202 ACK:0404", "fb_nack=1 fb_ack=1 fb_no_reach=1",
-		   "una=1100 nxt=1400 pend=0"),
-		TX(60300 * US, 1400, 100, E4, "", "", NULL),
-		RXS(60400 * US, F_A, 1100, 1, B(1400, 1500), "ACK:0404", "in_sack_blocks=1 fb_ack=1",
+		RX(60200 * US, F_A, 1100, "NACK:0202 ACK:0404",
+		   "fb_nack=1 fb_ack=1 fb_no_reach=1 fb_verify=1", "una=1100 nxt=1400 pend=0"),
+		TXV(60300 * US, 1400, 100, E1, "", "", NULL),
+		RXS(60400 * US, F_A, 1100, 1, B(1400, 1500), "ACK:0101", "in_sack_blocks=1 fb_ack=1",
 		    "una=1100 nxt=1500 pend=0"),
 		TX(60500 * US, 1100, 200, E4, "", "eg_retrans=1", NULL),
 		TX(60600 * US, 1300, 100, E4, "", "eg_retrans=1", NULL),
 		RX(60800 * US, F_A, 1500, "ACK:0404 ACK:0404", "fb_ack=2", "una=1500 nxt=1500 pend=0"),
 		RX(70 * MS, F_A, 1500, "", "", "una=1500 nxt=1500 pend=0"),
 	};
+	/* a verify send is due for SPRITZ_FB_STRIKE_WAIT timeouts: new data
+	 * after that says nothing of the loss */
+	static const struct step verify_expired[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(1500 * US, 1000, 100, E2, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RX(4 * MS, F_A, 1000, "NACK:0202", "fb_nack=1 fb_no_reach=1",
+		   "una=1000 nxt=1100 pend=0"),
+		TX(5 * MS, 1000, 100, E3, "", "eg_retrans=1", NULL),
+		RX(5500 * US, F_A, 1100, "ACK:0303", "fb_ack=1 fb_verify=1",
+		   "una=1100 nxt=1100 pend=0"),
+		TX(13500 * US, 1100, 100, E2, "", "", NULL),
+		TX(13600 * US, 1200, 100, E3, "", "", NULL),
+		RX(14 * MS, F_A, 1300, "ACK:0202 ACK:0303", "fb_ack=2", "una=1300 nxt=1300 pend=0"),
+	};
 	RUN_DIS("dead_peer", t, 0);
 	RUN_DIS("dead_peer_repaired_late", repaired_late, 0);
 	RUN_DIS("dead_peer_tlp_repaired_late", tlp_late, 0);
+	RUN_DIS("dead_peer_verify_expired", verify_expired, 0);
 }
 
 /*

@@ -762,7 +762,7 @@ struct adv_want {
 
 struct adv_case {
 	const char *name;
-	struct aop ops[8];
+	struct aop ops[12];
 	struct adv_want want[6]; /* counter deltas; every fb_* not named must stay 0 */
 	int pending;		 /* pending sends of the SPORT flow after (-1: no such flow) */
 	int flows;		 /* entries in spritz_flows after */
@@ -903,6 +903,44 @@ static const struct adv_case adv_cases[] = {
 	  { { SOFF(fb_ack), 1 }, { SOFF(in_ack_unsent), 0 }, { SOFF(eg_retrans), 0 } }, 0, 1 },
 };
 
+/* The SPORT flow's verify send (spritz_fb_verify()) took the EV of its first send. */
+static void verified_first(const char *name)
+{
+	struct spec s = { .dst = DST2_6, .sport = SPORT };
+	struct spritz_flow f;
+	char what[160];
+	int i, n = 0;
+
+	snprintf(what, sizeof(what), "%s: flow state", name);
+	if (!ASSERT_OK(dp_flow(skel, &s, &f), what))
+		return;
+	for (i = 1; i < SPRITZ_RING_SIZE; i++) {
+		if (!(f.fb.ring[i].flags & SPRITZ_IF_F_VERIFY))
+			continue;
+		n++;
+		snprintf(what, sizeof(what), "%s: verify send on the first send's EV", name);
+		ASSERT_EQ(f.fb.ring[i].ev, f.fb.ring[0].ev, what);
+		snprintf(what, sizeof(what), "%s: the flow label carried it", name);
+		ASSERT_EQ(f.last_ev, f.fb.ring[i].ev, what);
+	}
+	snprintf(what, sizeof(what), "%s: one verify send", name);
+	ASSERT_EQ(n, 1, what);
+}
+
+/*
+ * The silent peer back: a repair sent long after is delivered, the peer
+ * answers; the flow's next new data goes to the suspect's EV (a verify
+ * send, spritz_fb_verify()) and is delivered: nothing is disabled.
+ */
+static const struct adv_case adv_returns = {
+	"peer_silent_returns",
+	{ TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),
+	  RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000), TXA(DATA, 1000, 100), RXA(ACKF, 1100),
+	  TXA(DATA, 1200, 100), RXA(ACKF, 1300) },
+	{ { SOFF(fb_nack), 3 }, { SOFF(fb_no_reach), 1 }, { SOFF(fb_verify), 1 },
+	  { SOFF(dec_verify), 1 }, { SOFF(fb_ack), 2 }, { SOFF(eg_retrans), 2 } }, 0, 1
+};
+
 static void run_adv(const struct adv_case *c)
 {
 	static const size_t fb[] = { SOFF(fb_ack), SOFF(fb_ecn), SOFF(fb_nack), SOFF(fb_timeout),
@@ -960,6 +998,8 @@ static void test_adversarial(void)
 		return;
 	for (i = 0; i < ARRAY_SIZE(adv_cases); i++)
 		run_adv(&adv_cases[i]);
+	run_adv(&adv_returns);
+	verified_first(adv_returns.name);
 	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 }
 
