@@ -5,10 +5,19 @@
  * per-flow state after each step - the good-path buffer as
  * "EV:lat_class/ecn_count", the in-flight ring, the feedback counters - and
  * the module's path state (a timeout disables the path in spritz.ko).
- * Every ingress packet must come out byte-identical.
+ * Every ingress packet must come out byte-identical.  One live case
+ * attaches both programs to a veth: headers in paged data, which
+ * BPF_PROG_TEST_RUN cannot make.
  *
  * Runs in the VM as root with spritz.ko inserted (with-module.sh).
  */
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <time.h>
+
 #include "datapath_util.h"
 #include "test.h"
 
@@ -1210,6 +1219,192 @@ static void test_tunnel_unparsed(void)
 	}
 }
 
+/* ------------------------------------------------ headers in paged data */
+
+/*
+ * The parser's pull (parse.h, spritz_pull_headers()) on live packets:
+ * BPF_PROG_TEST_RUN gives linear packets only.  A frame that an AF_PACKET
+ * socket sends, longer than a page, has only the device's hard header
+ * (Ethernet) in the linear part (packet_snd()), and so reaches tc egress,
+ * and through a veth its peer's tc ingress, with every other header in
+ * paged data.
+ */
+#define PG_A "spzpg0"
+#define PG_B "spzpg1"
+#define PG_PAY 6000 /* payload bytes: past a page */
+
+static uint8_t pg_out[PG_PAY + PKT_MAX], pg_in[PG_PAY + PKT_MAX + 1];
+
+/* An AF_PACKET socket on @ifindex, every protocol, 2 s receive timeout; -1. */
+static int pg_sock(int ifindex)
+{
+	struct sockaddr_ll a = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
+				 .sll_ifindex = ifindex };
+	struct timeval tv = { .tv_sec = 2 };
+	int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Frame @s with PG_PAY bytes of payload into pg_out: the IPv6 payload
+ * length grown, and for a tunnel (IPv6 inside) the UDP length and the
+ * inner payload length.  Returns its length.
+ */
+static size_t pg_frame(const struct spec *s)
+{
+	struct pkt p;
+	size_t l4 = pkt_l4(s);
+
+	pkt_build(&p, s);
+	memcpy(pg_out, p.b, p.flen);
+	memset(pg_out + p.flen, 0xa5, PG_PAY);
+	put16(pg_out + 18, get16(pg_out + 18) + PG_PAY);
+	if (s->inner) {
+		put16(pg_out + l4 + 4, get16(pg_out + l4 + 4) + PG_PAY);
+		put16(pg_out + l4 + 16 + 14 + 4, get16(pg_out + l4 + 16 + 14 + 4) + PG_PAY);
+	}
+	return p.flen + PG_PAY;
+}
+
+/* Send pg_out (@len bytes) on @tx; 0 once @rx received it (into pg_in), else -1. */
+static int pg_pass(int tx, int rx, size_t len)
+{
+	struct sockaddr_ll a;
+	socklen_t al;
+	ssize_t n;
+	int i;
+
+	if (send(tx, pg_out, len, 0) != (ssize_t)len)
+		return -1;
+	/* skip what else the link carries (neighbour discovery, MLD) */
+	for (i = 0; i < 256; i++) {
+		al = sizeof(a);
+		n = recvfrom(rx, pg_in, sizeof(pg_in), 0, (struct sockaddr *)&a, &al);
+		if (n < 0)
+			return -1;
+		if (a.sll_pkttype != PACKET_OUTGOING && (size_t)n == len &&
+		    !memcmp(pg_in + 22, pg_out + 22, 32))
+			return 0;
+	}
+	return -1;
+}
+
+/*
+ * Wait for the statistics to count @want more of the field at @off than
+ * @s0: a tap on the receiving device sees a frame before tc ingress does.
+ */
+static uint64_t pg_wait(const struct spritz_stats *s0, size_t off, uint64_t want)
+{
+	struct timespec ts = { .tv_nsec = 10 * 1000 * 1000 };
+	struct spritz_stats d;
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		stats_delta(s0, &d);
+		if (STAT(&d, off) >= want)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	return STAT(&d, off);
+}
+
+/* Attach the egress and ingress programs to veth @ifindex (clsact). */
+static int pg_attach(int ifindex)
+{
+	LIBBPF_OPTS(bpf_tc_hook, h, .ifindex = ifindex, .attach_point = BPF_TC_EGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, oe, .prog_fd = eg);
+	LIBBPF_OPTS(bpf_tc_opts, oi, .prog_fd = in);
+	int e = bpf_tc_hook_create(&h);
+
+	if (e && e != -EEXIST)
+		return e;
+	e = bpf_tc_attach(&h, &oe);
+	if (e)
+		return e;
+	h.attach_point = BPF_TC_INGRESS;
+	return bpf_tc_attach(&h, &oi);
+}
+
+/*
+ * The parser's pulls, live: a TCP/IPv6 data send steered (egress pulls
+ * its headers), the peer's data segment acknowledging it (ingress
+ * pulls), a VXLAN send with TCP/IPv6 inside (egress pulls the outer
+ * headers, then the inner ones: 144 bytes of headers, past the first
+ * pull's SPRITZ_PULL_LEN).  Nothing is counted malformed.
+ */
+static void test_paged_headers(void)
+{
+	struct spec tcp = { .dst = DST2_6, .seq = 1000, .flags = 0x18 };
+	struct spec ack = { .src = DST2_6, .dst = LOCAL6, .sport = DPORT, .dport = SPORT,
+			    .seq = 777, .ack = 1000 + PG_PAY, .flags = 0x18 };
+	struct spec gin = { .src = IN6_LOCAL, .dst = IN6_PEER, .sport = 33002, .dport = 443,
+			    .seq = 9000, .flags = 0x18 };
+	struct spec vx = { .proto = 17, .udp_zero_csum = 1, .inner = &gin };
+	struct spritz_stats s0, d;
+	int ia, ib, fa = -1, fb = -1;
+	uint16_t label;
+	size_t len, i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	if (system("ip link del " PG_A " 2>/dev/null; ip link add " PG_A " mtu 9000 type veth "
+		   "peer name " PG_B " mtu 9000 && ip link set " PG_A " up && "
+		   "ip link set " PG_B " up")) {
+		ASSERT_TRUE(0, "failed to create veth " PG_A);
+		return;
+	}
+	ia = (int)if_nametoindex(PG_A);
+	ib = (int)if_nametoindex(PG_B);
+	if (!ASSERT_OK(pg_attach(ia), "attach to " PG_A) ||
+	    !ASSERT_OK(dp_dev_add(skel, (uint32_t)ia, 0), "device " PG_A))
+		goto out;
+	fa = pg_sock(ia);
+	fb = pg_sock(ib);
+	if (!ASSERT_GE(fa, 0, "packet socket " PG_A) || !ASSERT_GE(fb, 0, "packet socket " PG_B))
+		goto out;
+
+	dp_stats(skel, &s0);
+	len = pg_frame(&tcp);
+	if (!ASSERT_OK(pg_pass(fa, fb, len), "TCP: the frame crosses the veth"))
+		goto out;
+	label = (uint16_t)(get32(pg_in + 14) & 0xfffff);
+	for (i = 0; i < ARRAY_SIZE(ev_d2) && ev_d2[i] != label; i++)
+		;
+	ASSERT_LT(i, ARRAY_SIZE(ev_d2), "TCP: an EV of switch 2 in the flow label");
+	ASSERT_MEMEQ(pg_in + 18, pg_out + 18, len - 18, "TCP: all else identical");
+	ASSERT_EQ(pending(DST2_6), 1, "TCP: the send recorded");
+
+	len = pg_frame(&ack);
+	ASSERT_OK(pg_pass(fb, fa, len), "ACK: the frame crosses the veth");
+	ASSERT_EQ(pg_wait(&s0, SOFF(fb_ack), 1), 1, "ACK: fb_ack");
+	ASSERT_EQ(pending(DST2_6), 0, "ACK: the send acknowledged");
+
+	len = pg_frame(&vx);
+	if (ASSERT_OK(pg_pass(fa, fb, len), "VXLAN: the frame crosses the veth"))
+		ASSERT_EQ(get16(pg_in + pkt_l4(&vx)), EV_D1, "VXLAN: source port = EV");
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.eg_managed_tcp, 1, "eg_managed_tcp");
+	ASSERT_EQ(d.eg_managed_udp, 1, "eg_managed_udp");
+	ASSERT_EQ(d.eg_inner_tcp, 1, "eg_inner_tcp: inner headers parsed");
+	ASSERT_EQ(d.in_acks, 1, "in_acks");
+	ASSERT_EQ(d.un_malformed, 0, "un_malformed");
+out:
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	ASSERT_OK(system("ip link del " PG_A), "delete veth " PG_A);
+}
+
 static void test_destroy(void)
 {
 	dp_destroy(&skel, &nl);
@@ -1234,6 +1429,7 @@ static const struct test_case tests[] = {
 	{ "tunnel", test_tunnel },
 	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_unparsed", test_tunnel_unparsed },
+	{ "paged_headers", test_paged_headers },
 	{ "destroy", test_destroy },
 };
 
