@@ -40,10 +40,9 @@
  * delivers a later send after a drop is never disabled, nor one that
  * drops one packet and is not used again, and a peer that goes silent
  * leaves every path unanswered at once, so it disables none.  A suspect
- * with one loss, or without that evidence (everything the flow had in
- * flight was lost) once the peer answers again, is verified: the flow's
- * next new data goes to its EV (spritz_fb_verify()); lost there, the
- * path's second loss.  Evidence is the flow's own: another flow's deliveries
+ * without that evidence (everything the flow had in flight was lost) is
+ * verified once the peer answers again: the flow's next new data goes to
+ * its EV (spritz_fb_verify()), and is judged by the same rule.  Evidence is the flow's own: another flow's deliveries
  * say nothing about whether this flow's peer is alive.  A flow's own
  * choice needs none: its samples (Scout, Spray) avoid the EVs of its
  * latest lost sends until a send on the same EV is delivered (new data
@@ -643,33 +642,26 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
 }
 
 /*
- * Ask for a verify send on the suspect's EV: the flow's next new data
- * goes there (spritz_fb_verify()), within SPRITZ_FB_STRIKE_WAIT timeouts
- * from @now, a later send saying nothing of the loss.  Lost while the
- * flow's sends around it are delivered, it is that path's second loss
- * (a TIMEOUT by the dead-path rule); delivered, the path is alive.  Once
- * per suspect.
+ * The suspect, judged without evidence, is dropped and its EV verified:
+ * the peer answers again (a send of the flow sent past the timeout was
+ * delivered), so the flow's next new data goes to the suspect's EV
+ * (spritz_fb_verify()), within SPRITZ_FB_STRIKE_WAIT timeouts from @now.
+ * Lost there while the flow's sends around it are delivered, it is that
+ * path's second loss with evidence that the peer answered (a TIMEOUT);
+ * delivered, the path is alive.
  */
-static __always_inline void __spritz_fb_verify_ask(struct spritz_fb_flow *fb,
+static __always_inline void __spritz_fb_verify_arm(struct spritz_fb_flow *fb,
 						   struct spritz_stats *st, __u64 now,
 						   __u64 timeout_ns)
 {
 	struct spritz_inflight *s = &fb->suspect;
 
 	st->fb_verify++;
-	s->flags |= SPRITZ_IF_F_ASKED;
 	fb->verify_ev = s->ev;
 	fb->verify_lat = s->lat_class;
 	fb->verify_until = now + SPRITZ_FB_STRIKE_WAIT * timeout_ns;
-	fb->flags |= SPRITZ_FB_F_VERIFY;
-}
-
-/* The suspect is judged: a verify send asked for it and not yet made goes too. */
-static __always_inline void __spritz_fb_judged(struct spritz_fb_flow *fb)
-{
-	fb->flags &= ~SPRITZ_FB_F_SUSPECT;
-	if (fb->suspect.flags & SPRITZ_IF_F_ASKED)
-		fb->flags &= ~SPRITZ_FB_F_VERIFY;
+	fb->flags = (fb->flags & ~SPRITZ_FB_F_SUSPECT) | SPRITZ_FB_F_VERIFY;
+	s->state = SPRITZ_IF_FREE;
 }
 
 /*
@@ -699,7 +691,6 @@ static __always_inline void __spritz_fb_judged(struct spritz_fb_flow *fb)
  *    path marks nothing):
  *    then the suspect is dropped (fb_congested); if not (one loss: a
  *    queue's or a receiver's drop as likely as a dead path), the suspect
- *    asks for a verify send on its path (__spritz_fb_verify_ask()) and
  *    waits for a second loss or a
  *    delivery on its path (the flow's samples are uniform meanwhile,
  *    spritz_fb_probe()) for SPRITZ_FB_STRIKE_WAIT timeouts and
@@ -709,7 +700,7 @@ static __always_inline void __spritz_fb_judged(struct spritz_fb_flow *fb)
  *    waits for evidence (fb_no_reach, counted once), and is dropped once
  *    nothing is in flight; once a send of the flow sent past the timeout
  *    is delivered (the peer answers again), its EV is verified by the
- *    flow's next new data (__spritz_fb_verify_ask(), fb_verify).
+ *    flow's next new data (__spritz_fb_verify_arm(), fb_verify).
  *
  * Returns the outcomes to take (0 or 1).
  */
@@ -737,10 +728,9 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 	if (s->flags & SPRITZ_IF_F_ALIVE) {
 		st->fb_path_alive++;
 		s->state = SPRITZ_IF_FREE;
-		__spritz_fb_judged(fb);
+		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		return 0;
 	}
-
 	/* judged once it is a timeout old, or now if nothing is in flight any
 	 * more (no later ACK would come to judge it) and the evidence is in;
 	 * either way not while the ACK may be the late first copy's with the
@@ -755,18 +745,15 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 	}
 	if (s->flags & SPRITZ_IF_F_REACH) {
 		if (!(s->flags & SPRITZ_IF_F_AGAIN)) {
-			/* one loss, the peer answering: a send on its path will tell */
-			if (!(s->flags & SPRITZ_IF_F_ASKED))
-				__spritz_fb_verify_ask(fb, st, now, timeout_ns);
 			if (now - s->sent_ns < SPRITZ_FB_STRIKE_WAIT * timeout_ns ||
 			    fb->ring_head - fb->suspect_head < SPRITZ_RING_SIZE)
 				return 0;
 			st->fb_isolated++;
 			s->state = SPRITZ_IF_FREE;
-			__spritz_fb_judged(fb);
+			fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 			return 0;
 		}
-		__spritz_fb_judged(fb);
+		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		if (__spritz_fb_marked(fb, s, timeout_ns)) {
 			/* a full queue drops bursts: congestion, not a dead path */
 			st->fb_congested++;
@@ -779,13 +766,9 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 		s->flags |= SPRITZ_IF_F_WAITED;
 		st->fb_no_reach++;
 	}
-	/* the peer answers again: what the path does now, a send will tell,
-	 * as the suspect of a new loss (SPRITZ_IF_F_VERIFY) */
+	/* the peer answers again: what the path does now, a send will tell */
 	if (s->flags & SPRITZ_IF_F_LATER) {
-		if (!(s->flags & SPRITZ_IF_F_ASKED))
-			__spritz_fb_verify_ask(fb, st, now, timeout_ns);
-		s->state = SPRITZ_IF_FREE;
-		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+		__spritz_fb_verify_arm(fb, st, now, timeout_ns);
 		return 0;
 	}
 	/* nothing in flight: no evidence can come any more */
@@ -949,15 +932,13 @@ static __always_inline __u64 spritz_fb_avoid(const struct spritz_fb_flow *fb,
 
 /*
  * The EV and class (SPRITZ_PICK()) of flow @fb's send of new data at @now
- * if it is to verify the EV of a suspect (one loss, or no evidence once
- * the peer answers again: __spritz_fb_verify_ask()), else -1.  Once,
- * before verify_until (a
+ * if it is to verify the EV of a suspect judged without evidence
+ * (__spritz_fb_verify_arm()), else -1.  Once, before verify_until (a
  * later send says nothing of that loss); Scout and Spray only (@lb), as
  * spritz_fb_avoid().  New data only: a repair lost there would cost TCP
  * an RTO, new data a SACK repair.  The send takes no decision of the
  * algorithm core: it is the dead-path rule's probe, and its record
- * (spritz_fb_record()) is marked so that its loss is its EV's second
- * (for a suspect dropped without evidence, __spritz_fb_suspect()).
+ * (spritz_fb_record()) is marked so that its loss is its EV's second.
  */
 static __always_inline int spritz_fb_verify(struct spritz_fb_flow *fb,
 					    const struct spritz_lb_flow *lb, __u64 now)

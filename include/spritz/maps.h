@@ -138,7 +138,6 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_PART (1U << 9)   /* ring: part of the send was acknowledged */
 #define SPRITZ_IF_F_VERIFY (1U << 10) /* ring: sent on the EV of a suspect without evidence */
 #define SPRITZ_IF_F_LATER (1U << 11) /* a send on another EV, past the timeout, was delivered */
-#define SPRITZ_IF_F_ASKED (1U << 12) /* a verify send on its EV was asked for */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -278,7 +277,7 @@ struct spritz_stats {
 	__u64 fb_sack_lost;	/* NACKs from SACK holes (RFC 6675 IsLost) */
 	__u64 fb_path_alive;	/* suspects whose path delivered a later send: no TIMEOUT */
 	__u64 fb_no_reach;	/* suspects past the timeout without evidence the peer answered */
-	__u64 fb_verify;	/* suspects (one loss, or no evidence) that asked for a verify send */
+	__u64 fb_verify;	/* ... of them verified by a send once it answered */
 	__u64 fb_isolated;	/* suspects whose path lost no other send: no TIMEOUT */
 	__u64 fb_congested;	/* suspects whose path came back ECN-marked: no TIMEOUT */
 	__u64 evictions;	/* buffer entries removed by feedback */
