@@ -771,7 +771,7 @@ struct adv_want {
 
 struct adv_case {
 	const char *name;
-	struct aop ops[12];
+	struct aop ops[16];
 	struct adv_want want[6]; /* counter deltas; every fb_* not named must stay 0 */
 	int pending;		 /* pending sends of the SPORT flow after (-1: no such flow) */
 	int flows;		 /* entries in spritz_flows after */
@@ -950,17 +950,12 @@ static const struct adv_case adv_returns = {
 	  { SOFF(dec_verify), 1 }, { SOFF(fb_ack), 2 }, { SOFF(eg_retrans), 2 } }, 0, 1
 };
 
-static void run_adv(const struct adv_case *c)
+/* The steps of row @c, on a Scout table just loaded. */
+static void adv_ops(const struct adv_case *c)
 {
-	static const size_t fb[] = { SOFF(fb_ack), SOFF(fb_ecn), SOFF(fb_nack), SOFF(fb_timeout),
-				     SOFF(path_disables), SOFF(path_disable_fail) };
-	struct spritz_stats s0, d;
-	char what[160];
-	size_t i, j;
+	size_t i;
 	int k;
 
-	start("scout");
-	dp_stats(skel, &s0);
 	for (i = 0; i < sizeof(c->ops) / sizeof(c->ops[0]) && c->ops[i].op; i++) {
 		const struct aop *o = &c->ops[i];
 		int n = o->n ? o->n : 1;
@@ -976,6 +971,19 @@ static void run_adv(const struct adv_case *c)
 				skel->bss->spritz_clock_offset_ns += o->ns;
 		}
 	}
+}
+
+static void run_adv(const struct adv_case *c)
+{
+	static const size_t fb[] = { SOFF(fb_ack), SOFF(fb_ecn), SOFF(fb_nack), SOFF(fb_timeout),
+				     SOFF(path_disables), SOFF(path_disable_fail) };
+	struct spritz_stats s0, d;
+	char what[160];
+	size_t i, j;
+
+	start("scout");
+	dp_stats(skel, &s0);
+	adv_ops(c);
 	stats_delta(&s0, &d);
 	for (j = 0; j < sizeof(c->want) / sizeof(c->want[0]) && c->want[j].off; j++) {
 		snprintf(what, sizeof(what), "%s: counter at offset %zu", c->name, c->want[j].off);
@@ -996,6 +1004,46 @@ static void run_adv(const struct adv_case *c)
 	ASSERT_EQ(pending_port(SPORT), c->pending, what);
 	snprintf(what, sizeof(what), "%s: flow entries", c->name);
 	ASSERT_EQ(nflows(), c->flows, what);
+}
+
+/*
+ * The same return, but the first send's path stays dead: the verify send
+ * is lost (a SACK hole) while the sends after it arrive, its path's
+ * second loss: a TIMEOUT, and spritz.ko disables that path, no other.
+ */
+static void test_verify_dead(void)
+{
+	static const struct adv_case c = {
+		"verify_dead",
+		{ TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),
+		  RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000), TXA(DATA, 1000, 100),
+		  RXA(ACKF, 1100), TXA(DATA, 1200, 100), TXA(DATA, 1300, 100),
+		  TXA(DATA, 1400, 100), TXA(DATA, 1500, 100),
+		  RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }), ADV(PAST_TMO),
+		  RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }) },
+		{ { 0 } }, 0, 1
+	};
+	struct spec s = { .dst = DST2_6, .sport = SPORT };
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
+		return;
+	start("scout");
+	dp_stats(skel, &s0);
+	adv_ops(&c);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_no_reach, 1, "fb_no_reach: the first loss without evidence");
+	ASSERT_EQ(d.fb_verify, 1, "fb_verify");
+	ASSERT_EQ(d.dec_verify, 1, "dec_verify");
+	ASSERT_EQ(d.fb_nack, 4, "fb_nack: three sends, the verify send");
+	ASSERT_EQ(d.fb_ack, 4, "fb_ack: the last repair, three sends");
+	ASSERT_EQ(d.fb_timeout, 1, "fb_timeout");
+	ASSERT_EQ(d.path_disables, 1, "path_disables");
+	ASSERT_EQ(d2_disabled(), 1, "one path of switch 2 disabled");
+	if (ASSERT_OK(dp_flow(skel, &s, &f), "flow state"))
+		ASSERT_GT(path_disabled_ms(2, f.fb.ring[0].ev), 0, "the first send's path");
+	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 }
 
 /* Handshakes, forged and stale ACKs, floods: the adversarial table. */
@@ -1426,6 +1474,7 @@ static const struct test_case tests[] = {
 	{ "flicr_ecmp_ops", test_flicr_ecmp_ops },
 	{ "unmanaged", test_unmanaged },
 	{ "adversarial", test_adversarial },
+	{ "verify_dead", test_verify_dead },
 	{ "tunnel", test_tunnel },
 	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_unparsed", test_tunnel_unparsed },
