@@ -941,11 +941,14 @@ static void verified_first(const char *name)
  * answers; the flow's next new data goes to the suspect's EV (a verify
  * send, spritz_fb_verify()) and is delivered: nothing is disabled.
  */
+#define PEER_RETURNS                                                                        \
+	TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),    \
+		RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000), TXA(DATA, 1000, 100),      \
+		RXA(ACKF, 1100)
+
 static const struct adv_case adv_returns = {
 	"peer_silent_returns",
-	{ TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),
-	  RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000), TXA(DATA, 1000, 100), RXA(ACKF, 1100),
-	  TXA(DATA, 1200, 100), RXA(ACKF, 1300) },
+	{ PEER_RETURNS, TXA(DATA, 1200, 100), RXA(ACKF, 1300) },
 	{ { SOFF(fb_nack), 3 }, { SOFF(fb_no_reach), 1 }, { SOFF(fb_verify), 1 },
 	  { SOFF(dec_verify), 1 }, { SOFF(fb_ack), 2 }, { SOFF(eg_retrans), 2 } }, 0, 1
 };
@@ -1015,10 +1018,8 @@ static void test_verify_dead(void)
 {
 	static const struct adv_case c = {
 		"verify_dead",
-		{ TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),
-		  RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000), TXA(DATA, 1000, 100),
-		  RXA(ACKF, 1100), TXA(DATA, 1200, 100), TXA(DATA, 1300, 100),
-		  TXA(DATA, 1400, 100), TXA(DATA, 1500, 100),
+		{ PEER_RETURNS, TXA(DATA, 1200, 100), TXA(DATA, 1300, 100), TXA(DATA, 1400, 100),
+		  TXA(DATA, 1500, 100),
 		  RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }), ADV(PAST_TMO),
 		  RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }) },
 		{ { 0 } }, 0, 1
