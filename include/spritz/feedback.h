@@ -641,6 +641,13 @@ static __always_inline int __spritz_fb_repair_open(const struct spritz_fb_flow *
 	return now - fb->repair_ns < wait;
 }
 
+/* The suspect is judged (no TIMEOUT): its slot freed, ACKs no longer scanned for it. */
+static __always_inline void __spritz_fb_drop(struct spritz_fb_flow *fb)
+{
+	fb->suspect.state = SPRITZ_IF_FREE;
+	fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+}
+
 /*
  * The suspect, judged without evidence, is dropped and its EV verified:
  * the peer answers again (a send of the flow sent past the timeout was
@@ -660,8 +667,8 @@ static __always_inline void __spritz_fb_verify_arm(struct spritz_fb_flow *fb,
 	fb->verify_ev = s->ev;
 	fb->verify_lat = s->lat_class;
 	fb->verify_until = now + SPRITZ_FB_STRIKE_WAIT * timeout_ns;
-	fb->flags = (fb->flags & ~SPRITZ_FB_F_SUSPECT) | SPRITZ_FB_F_VERIFY;
-	s->state = SPRITZ_IF_FREE;
+	fb->flags |= SPRITZ_FB_F_VERIFY;
+	__spritz_fb_drop(fb);
 }
 
 /*
@@ -727,8 +734,7 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 	}
 	if (s->flags & SPRITZ_IF_F_ALIVE) {
 		st->fb_path_alive++;
-		s->state = SPRITZ_IF_FREE;
-		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+		__spritz_fb_drop(fb);
 		return 0;
 	}
 	/* judged once it is a timeout old, or now if nothing is in flight any
@@ -749,17 +755,16 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 			    fb->ring_head - fb->suspect_head < SPRITZ_RING_SIZE)
 				return 0;
 			st->fb_isolated++;
-			s->state = SPRITZ_IF_FREE;
-			fb->flags &= ~SPRITZ_FB_F_SUSPECT;
+			__spritz_fb_drop(fb);
 			return 0;
 		}
-		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		if (__spritz_fb_marked(fb, s, timeout_ns)) {
 			/* a full queue drops bursts: congestion, not a dead path */
 			st->fb_congested++;
-			s->state = SPRITZ_IF_FREE;
+			__spritz_fb_drop(fb);
 			return 0;
 		}
+		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
 		return __spritz_fb_emit(s, SPRITZ_FB_TIMEOUT);
 	}
 	if (!(s->flags & SPRITZ_IF_F_WAITED)) {
@@ -772,10 +777,8 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_judge(struct spritz_fb_flow *fb, struct spri
 		return 0;
 	}
 	/* nothing in flight: no evidence can come any more */
-	if (fb->snd_una == fb->snd_nxt) {
-		s->state = SPRITZ_IF_FREE;
-		fb->flags &= ~SPRITZ_FB_F_SUSPECT;
-	}
+	if (fb->snd_una == fb->snd_nxt)
+		__spritz_fb_drop(fb);
 	return 0;
 }
 
