@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 {
 	size_t len = 0;
 	char *buf = NULL;
-	int i, rc = 0;
+	int i, e, rc = 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: pin_dump DIR MAP...\n");
@@ -246,8 +246,11 @@ int main(int argc, char **argv)
 	for (i = 2; i < argc; i++)
 		if (dump_pin(argv[1], argv[i]))
 			rc = 1;
-	if (fclose(out) || print_sorted(buf, len)) {
-		fprintf(stderr, "pin_dump: failed to sort the entries: %s\n", strerror(ENOMEM));
+	if (fclose(out)) {
+		fprintf(stderr, "pin_dump: failed to close the memory stream: %s\n", strerror(errno));
+		rc = 1;
+	} else if ((e = print_sorted(buf, len))) {
+		fprintf(stderr, "pin_dump: failed to sort the entries: %s\n", strerror(-e));
 		rc = 1;
 	}
 	free(buf);
