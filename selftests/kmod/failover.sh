@@ -18,13 +18,20 @@
 # floor of Spritz's timeout: the same, so failover does not wait for
 # TCP's RTO.  A flow whose sends in flight were all lost (its first
 # flight, one GSO send, on a port-0 path, and its tail loss probe on the
-# other) has no evidence that the path rather than the peer is silent,
-# and disables nothing (the silent_peer row's case); if Scout or Spray
-# then keeps to live paths, the transfer ends without a disable
-# (Documentation/algorithms.rst).  So a blackhole row makes up to three
-# transfers until a port-0 path is disabled, and none may disable a live
-# one.  Completion times are printed, never asserted (the machine is
-# loaded and the guest emulated).
+# other) has no evidence that the path rather than the peer is silent
+# until the peer answers a later send; then its next new data verifies
+# the path (the no-evidence rows), and a verify send that Scout or Spray
+# cannot make in time (its window is four of Spritz's timeouts) leaves
+# the path enabled (Documentation/algorithms.rst).  So a blackhole row
+# makes up to three transfers until a port-0 path is disabled, and none
+# may disable a live one.  Completion times are printed, never asserted
+# (the machine is loaded and the guest emulated).
+#
+# No-evidence rows, under Scout and Spray: every data segment of a
+# connection is dropped until its first flight and its tail loss probe
+# are lost, then only the path the dead-path rule judges stays dead; the
+# flow's next new data after TCP's RTO verifies that path, and it alone
+# is disabled (first_flight_lost).
 #
 # Adversarial rows (no blackhole): a receiver stopped with SIGSTOP for 3 s
 # while another flow to the same switch runs; a connection whose peer
@@ -81,13 +88,14 @@ stat()
 }
 
 # Paths disabled since BEFORE (a path_disables snapshot): "dead live",
-# the disables of port-0 paths and of the others.
-disabled_since() # BEFORE
+# the disables of the dead paths (EV "EV1:EV2" if given, else every path
+# of port 0) and of the others.
+disabled_since() # BEFORE [EV]
 {
-	path_disables | awk -F/ -v before="$1" '
+	path_disables | awk -F/ -v before="$1" -v ev="$2" '
 		BEGIN { n = split(before, b, " "); for (i = 1; i <= n; i++) {
 			split(b[i], f, "/"); old[f[1]] = f[3] } }
-		{ d = $3 - old[$1]; if ($2 == 0) dead += d; else live += d }
+		{ d = $3 - old[$1]; if (ev != "" ? $1 == ev : $2 == 0) dead += d; else live += d }
 		END { print dead + 0, live + 0 }'
 }
 
@@ -192,6 +200,148 @@ row_transfer() # ALGO DROP RTO_MIN
 			sed 's/^/# flow to port 5002: /'
 		rc=1
 	fi
+	return $rc
+}
+
+# TcpExt counters NAME... of the sender's namespace, on one line.
+tcpext()
+{
+	ns spza awk -v names="$*" '$1 == "TcpExt:" {
+		if (!k) { for (i = 2; i <= NF; i++) col[$i] = i; k = 1; next }
+		n = split(names, w, " ")
+		for (i = 1; i <= n; i++) printf "%s%s", $col[w[i]], i < n ? " " : "\n" }' \
+		/proc/net/netstat
+}
+
+# The EV the dead-path rule judges for the flow to PORT, "EV1 EV2": its
+# suspect's, or before TCP resent anything, its first send's (the one
+# TCP's RTO resends first).  One lookup of the flow's slot: the whole
+# flow dump (spritz_flow_states) takes seconds in a loaded TCG guest.
+judged_ev() # PORT
+{
+	local slot
+
+	slot=$("$ctl" show flows -j | jq --argjson p "$1" '.flows[] | select(.dport == $p) | .slot')
+	[[ $slot =~ ^[0-9]+$ ]] || return 1
+	bpftool -j map lookup pinned /sys/fs/bpf/spritz/spritz_flows key $((slot & 255)) \
+		$((slot >> 8 & 255)) $((slot >> 16 & 255)) $((slot >> 24)) |
+		jq -r '.formatted.value.fb |
+		if (.flags / 2 | floor) % 2 == 1 then .suspect.ev
+		else [.ring[] | select(.state != 0)] | min_by(.sent_ns) | .ev end |
+		"\(. / 256 | floor) \(. % 256)"'
+}
+
+# ff_connection's second phase: the filter of the judged EV (set in ev,
+# "EV1:EV2") in place of those of every data segment to PORT.
+ff_swap() # PORT
+{
+	local e1 e2 rc=0
+
+	read -r e1 e2 <<<"$(judged_ev "$1")"
+	if [ -n "$e2" ]; then
+		ns spzb tc -b - <<-EOF || rc=1
+		filter add dev eth0 ingress pref 32 protocol ipv6 u32 match u8 6 0xff at 6 match u16 $1 0xffff at 42 match u16 $((e1 << 8 | e2)) 0xffff at 2 action drop
+		EOF
+	else
+		echo "no flow state for port $1"
+		rc=1
+	fi
+	ns spzb tc -b - <<-EOF || rc=1
+	filter del dev eth0 ingress pref 31
+	filter del dev eth0 ingress pref 30
+	EOF
+	[ "$e2" != 255 ] || e2=-
+	ev=$e1:$e2
+	return $rc
+}
+
+# One connection of first_flight_lost to PORT.  Every data segment to it
+# (an IPv6 payload of 128 bytes or more; the handshake passes) is dropped
+# until TCP has sent its tail loss probe; then every packet to PORT on
+# the EV the dead-path rule judges, and no other.  TCP's first RTO comes
+# 8 s after the first flight (rto_min, put back once the filters are
+# swapped: later RTOs, of the FIN say, take Linux's).  Sets ev
+# ("EV1:EV2"), dead and live (the disables of that path and of the
+# others), asked and made (verify sends), to (TIMEOUTs).  0: done, 1:
+# failed, 2: TCP's RTO came before the filters were swapped.
+ff_connection() # PORT
+{
+	local port=$1 rc=0 rx tx i p0 r0 p r before t0 v0 d0 t1 v1 d1
+	local m="protocol ipv6 u32 match u8 6 0xff at 6 match u16 $1 0xffff at 42"
+
+	settle || { echo "paths still disabled"; return 1; }
+	before=$(path_disables | tr '\n' ' ')
+	read -r t0 v0 d0 <<<"$(stat fb_timeout fb_verify dec_verify)"
+	read -r p0 r0 <<<"$(tcpext TCPLossProbes TCPTimeouts)"
+	ns spza ip route change fd00:5::/64 dev eth0 rto_min 8000ms || return 1
+	ns spzb tc -b - <<-EOF || return 1
+	filter add dev eth0 ingress pref 30 $m match u16 0 0xff80 at 4 action ok
+	filter add dev eth0 ingress pref 31 $m action drop
+	EOF
+	rx_start "$port" $tmp/rx.$port --rcvbuf 32768 --timeout 120
+	rx=$!
+	listening "$port" || rc=1
+	ns spza $stream tx fd00:5::1 "$port" --size $((1 << 20)) --timeout 120 >$tmp/tx.$port &
+	tx=$!
+	for ((i = 1; i <= 300; i++)); do
+		read -r p r <<<"$(tcpext TCPLossProbes TCPTimeouts)"
+		[ "$p" -gt "$p0" ] || [ "$r" -gt "$r0" ] && break
+		sleep 0.1
+	done
+	ff_swap "$port" || rc=1
+	ns spza ip route change fd00:5::/64 dev eth0
+	read -r p r <<<"$(tcpext TCPLossProbes TCPTimeouts)"
+	[ "$p" -gt "$p0" ] || { echo "no tail loss probe"; rc=1; }
+	wait $tx
+	wait $rx
+	ns spzb tc filter del dev eth0 ingress pref 32 2>/dev/null
+	grep -q " ok$" $tmp/tx.$port && grep -q " eof$" $tmp/rx.$port ||
+		{ echo "transfer $port: $(cat $tmp/tx.$port), received $(cat $tmp/rx.$port)"; rc=1; }
+	read -r dead live <<<"$(disabled_since "$before" "$ev")"
+	read -r t1 v1 d1 <<<"$(stat fb_timeout fb_verify dec_verify)"
+	asked=$((v1 - v0)) made=$((d1 - d0)) to=$((t1 - t0))
+	[ $rc = 0 ] && [ "$r" -gt "$r0" ] && return 2
+	return $rc
+}
+
+# The no-evidence case end to end under ALGO (include/spritz/feedback.h,
+# the verify send): the first flight (a few GSO sends in a TCG guest,
+# whose RTT keeps TCP's TSO bursts small) and the tail loss probe are
+# lost, so no send of the flow is delivered within the timeout of the
+# first and nothing says whether its path or its peer is silent.  Then
+# only the path the dead-path rule judges stays dead: TCP's RTO repairs
+# on another (the flow's samples avoid its lost EVs), the peer answers,
+# and the flow's next new data goes to the judged path
+# (spritz_fb_verify()); lost there, it is that path's second loss and the
+# rule disables it, and no other path.  Spritz's timeout is 200 ms here
+# (timeout_min_us), so that the verify's window (four timeouts from the
+# repair's ACK) holds however slowly the emulated guest runs TCP's
+# recovery.  The filters are swapped between the probe and the RTO (8 s)
+# by six processes; if the RTO came first, the connection is made
+# again, up to three times, each to its own port from PORT on.
+first_flight_lost() # ALGO PORT
+{
+	local rc=0 tmin try ev dead live asked made to
+
+	tmin=$(cat /sys/kernel/spritz/timeout_min_us) || return 1
+	"$ctl" set algorithm "$1" && "$ctl" set timeout_min_us 200000 || return 1
+	for try in 0 1 2; do
+		ff_connection $(($2 + try))
+		rc=$?
+		[ $rc = 2 ] || break
+		echo "# connection $((try + 1)): TCP's RTO before the filters were swapped, again"
+	done
+	ns spza ip route change fd00:5::/64 dev eth0
+	"$ctl" set timeout_min_us "$tmin"
+	[ $rc = 0 ] || return 1
+	echo "# $1: judged path $ev; verify sends asked $asked, made $made;" \
+		"its disables $dead, other paths' $live; TIMEOUTs $to"
+	diag
+	[ "$made" -gt 0 ] || { echo "no verify send"; rc=1; }
+	[ "$dead" -gt 0 ] || { echo "the judged path $ev was not disabled"; rc=1; }
+	[ "$live" -eq 0 ] || { echo "another path was disabled"; rc=1; }
+	[ $rc = 0 ] || spritz_flow_states "$ctl" | jq -c "select(.key.dport == $(($2 + try))) | .fb" |
+		sed 's/^/# the flow: /'
 	return $rc
 }
 
@@ -341,7 +491,7 @@ for i in range(8):
 	[ $((s1 - s0)) -eq 1 ] || { echo "knob change not seen (frozen snapshot?)"; return 1; }
 }
 
-ktap_header 12
+ktap_header 14
 run_test setup setup
 run_test scout_clean row scout off ""
 run_test scout_blackhole row scout on ""
@@ -349,6 +499,8 @@ run_test scout_blackhole_rto_min_5s row scout on 5000
 run_test spray_clean row spray off ""
 run_test spray_blackhole row spray on ""
 run_test spray_blackhole_rto_min_5s row spray on 5000
+run_test scout_first_flight_lost first_flight_lost scout 5010
+run_test spray_first_flight_lost first_flight_lost spray 5020
 run_test sigstop_receiver two_flows stop
 run_test silent_peer two_flows silent
 run_test txtime_far_future txtime
