@@ -1216,20 +1216,17 @@ static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
 }
 
 /*
- * An ACK (TCP header at @th_off, its options in the packet) of managed
- * flow @f: validated (spritz_fb_ack_check()) and, if it is to be scanned
- * against the sends in flight, read into @s (its SACK blocks too): 1.
- * Global: verified once, not for the plain and the tunnel ACK and every
- * parse path to them.
+ * An ACK (TCP header at @th_off, its options in the packet) that
+ * spritz_fb_ack_check() let through: read into @s (its SACK blocks too):
+ * 1.  Global: verified once, not for the plain and the tunnel ACK and
+ * every parse path to them.
  */
-__noinline int spritz_ack_read(struct __sk_buff *skb, struct spritz_flow *f, __u32 th_off,
-			       struct spritz_stats *st, struct spritz_fb_ackinfo *s)
+__noinline int spritz_ack_read(struct __sk_buff *skb, __u32 th_off, struct spritz_fb_ackinfo *s)
 {
 	void *data = spritz_data(skb), *data_end = spritz_data_end(skb);
 	const struct spritz_tcp *th;
-	__u32 ack;
 
-	if (!f || !st || !s)
+	if (!s)
 		return 0;
 	/* a header offset (< 16 KiB): masked by the program, or clang bounds
 	 * a copy, and the verifier wants offset + header below 64 KiB */
@@ -1237,11 +1234,7 @@ __noinline int spritz_ack_read(struct __sk_buff *skb, struct spritz_flow *f, __u
 	th = data + th_off;
 	if ((void *)(th + 1) > data_end)
 		return 0;
-	ack = bpf_ntohl(th->ack_seq);
-	/* rejected, or nothing in flight: no option walk, no clock read */
-	if (spritz_fb_ack_check(&f->fb, st, th->flags, ack) != SPRITZ_FB_ACK_SCAN)
-		return 0;
-	s->ack = ack;
+	s->ack = bpf_ntohl(th->ack_seq);
 	s->ece = !!(th->flags & SPRITZ_TCP_ECE);
 	if ((th->doff_res >> 4) > 5) {
 		struct spritz_optwalk w;
@@ -1275,9 +1268,11 @@ __noinline int spritz_ack_read(struct __sk_buff *skb, struct spritz_flow *f, __u
 }
 
 /*
- * The ACK at @th of managed flow @f: read (spritz_ack_read()), scanned,
- * the outcomes delivered.  The three calls are made from here: nested,
- * their stack frames would pass the 512 bytes a call chain may have.
+ * The ACK at @th of managed flow @f: validated, read (spritz_ack_read()),
+ * scanned, the outcomes delivered.  The three calls are made from here:
+ * nested, their stack frames would pass the 512 bytes a call chain may
+ * have.  Rejected, or with nothing in flight (the receiving end of a
+ * transfer), it costs no call, option walk or clock read.
  */
 static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow *f,
 				       const struct spritz_tcp *th, struct spritz_stats *st)
@@ -1285,8 +1280,11 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 	struct spritz_fb_ackinfo s;
 	struct spritz_ctx *c;
 
+	if (spritz_fb_ack_check(&f->fb, st, th->flags, bpf_ntohl(th->ack_seq)) !=
+	    SPRITZ_FB_ACK_SCAN)
+		return;
 	__builtin_memset(&s, 0, sizeof(s));
-	if (!spritz_ack_read(skb, f, (__u32)((__u8 *)th - (__u8 *)spritz_data(skb)), st, &s))
+	if (!spritz_ack_read(skb, (__u32)((__u8 *)th - (__u8 *)spritz_data(skb)), &s))
 		return;
 	/*
 	 * An ACK needs the time only to age the sends it does not cover
