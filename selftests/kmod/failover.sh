@@ -17,8 +17,8 @@
 # blackhole and TCP's rto_min at 5 s (route metric), 25 000 times the
 # floor of Spritz's timeout: the same, so failover does not wait for
 # TCP's RTO.  A flow whose sends in flight were all lost (its first
-# flight, one GSO send, on a port-0 path, and its tail loss probe on the
-# other) has no evidence that the path rather than the peer is silent
+# flight on port-0 paths, and its tail loss probe on the other) has no
+# evidence that the path rather than the peer is silent
 # until the peer answers a later send; then its next new data verifies
 # the path (the no-evidence rows), and a verify send that Scout or Spray
 # cannot make in time (its window is four of Spritz's timeouts) leaves
@@ -175,12 +175,14 @@ row_transfer() # ALGO DROP RTO_MIN
 	blackhole "$2" || return 1
 	before=$(path_disables | tr '\n' ' ')
 	read -r t0 ovr <<<"$(stat fb_timeout eg_ring_overrun)"
-	# The first flight leaves as one GSO send on one path: on a port-0
-	# path (31 % of the weight) nothing is acknowledged, and without a
-	# delivery there is no evidence that the path, not the peer, is dead
-	# (Documentation/algorithms.rst, the dead-path rule): only TCP's
-	# timers resend, each repair avoiding the paths of the flow's latest
-	# losses (Documentation/algorithms.rst).  With rto_min
+	# The first flight leaves as a few GSO sends (small ones: TCP sizes
+	# its TSO bursts by its rate, and the guest's RTT is a millisecond):
+	# if they all go to port-0 paths (31 % of the weight), nothing is
+	# acknowledged, and without a delivery there is no evidence that the
+	# path, not the peer, is dead (Documentation/algorithms.rst, the
+	# dead-path rule): only TCP's timers resend, each repair avoiding the
+	# paths of the flow's latest losses, and the first delivery asks for
+	# a verify send.  With rto_min
 	# 5 s TCP resends at 5, 15, 35 and 75 s: the bound, 105 s, covers them
 	# (a transfer once failed at 30 s on 6.1 with nothing delivered).
 	transfer 5002 $((30 + ${3:-0} * 15 / 1000)) || rc=1
