@@ -261,21 +261,22 @@ ff_swap() # PORT
 # (an IPv6 payload of 128 bytes or more; the handshake passes) is dropped
 # until TCP has sent its tail loss probe; then every packet to PORT on
 # the EV the dead-path rule judges, and no other.  TCP's first RTO comes
-# 8 s after the first flight (rto_min, put back once the filters are
+# 10 s after the first flight (rto_min, put back once the filters are
 # swapped: later RTOs, of the FIN say, take Linux's).  Sets ev
 # ("EV1:EV2"), dead and live (the disables of that path and of the
-# others), asked and made (verify sends), to (TIMEOUTs).  0: done, 1:
-# failed, 2: TCP's RTO came before the filters were swapped.
+# others), asked and made (verify sends), to (TIMEOUTs), swap_ms (from
+# the sender's start to the filters swapped, against the RTO's 10 s).  0:
+# done, 1: failed, 2: TCP's RTO came before the filters were swapped.
 ff_connection() # PORT
 {
-	local port=$1 rc=0 rx tx i p0 r0 p r before t0 v0 d0 t1 v1 d1
+	local port=$1 rc=0 rx tx i p0 r0 p r ts before t0 v0 d0 t1 v1 d1
 	local m="protocol ipv6 u32 match u8 6 0xff at 6 match u16 $1 0xffff at 42"
 
 	settle || { echo "paths still disabled"; return 1; }
 	before=$(path_disables | tr '\n' ' ')
 	read -r t0 v0 d0 <<<"$(stat fb_timeout fb_verify dec_verify)"
 	read -r p0 r0 <<<"$(tcpext TCPLossProbes TCPTimeouts)"
-	ns spza ip route change fd00:5::/64 dev eth0 rto_min 8000ms || return 1
+	ns spza ip route change fd00:5::/64 dev eth0 rto_min 10000ms || return 1
 	ns spzb tc -b - <<-EOF || return 1
 	filter add dev eth0 ingress pref 30 $m match u16 0 0xff80 at 4 action ok
 	filter add dev eth0 ingress pref 31 $m action drop
@@ -283,8 +284,9 @@ ff_connection() # PORT
 	rx_start "$port" $tmp/rx.$port --rcvbuf 32768 --timeout 120
 	rx=$!
 	listening "$port" || rc=1
-	ns spza $stream tx fd00:5::1 "$port" --size $((1 << 20)) --timeout 120 >$tmp/tx.$port &
+	ns spza $stream tx fd00:5::1 "$port" --size $((256 << 10)) --timeout 120 >$tmp/tx.$port &
 	tx=$!
+	ts=$EPOCHREALTIME
 	for ((i = 1; i <= 300; i++)); do
 		read -r p r <<<"$(tcpext TCPLossProbes TCPTimeouts)"
 		[ "$p" -gt "$p0" ] || [ "$r" -gt "$r0" ] && break
@@ -293,6 +295,7 @@ ff_connection() # PORT
 	ff_swap "$port" || rc=1
 	ns spza ip route change fd00:5::/64 dev eth0
 	read -r p r <<<"$(tcpext TCPLossProbes TCPTimeouts)"
+	swap_ms=$(((${EPOCHREALTIME/./} - ${ts/./}) / 1000))
 	[ "$p" -gt "$p0" ] || { echo "no tail loss probe"; rc=1; }
 	wait $tx
 	wait $rx
@@ -318,12 +321,13 @@ ff_connection() # PORT
 # rule disables it, and no other path.  Spritz's timeout is 200 ms here
 # (timeout_min_us), so that the verify's window (four timeouts from the
 # repair's ACK) holds however slowly the emulated guest runs TCP's
-# recovery.  The filters are swapped between the probe and the RTO (8 s)
-# by six processes; if the RTO came first, the connection is made
-# again, up to three times, each to its own port from PORT on.
+# recovery.  The filters are swapped between the probe and the RTO (10 s)
+# by a few processes (3-4 s from the sender's start with two TCG guests
+# on two CPUs); if the RTO came first, the connection is made again, up
+# to three times, each to its own port from PORT on.
 first_flight_lost() # ALGO PORT
 {
-	local rc=0 tmin try ev dead live asked made to
+	local rc=0 tmin try ev dead live asked made to swap_ms
 
 	tmin=$(cat /sys/kernel/spritz/timeout_min_us) || return 1
 	"$ctl" set algorithm "$1" && "$ctl" set timeout_min_us 200000 || return 1
@@ -336,8 +340,8 @@ first_flight_lost() # ALGO PORT
 	ns spza ip route change fd00:5::/64 dev eth0
 	"$ctl" set timeout_min_us "$tmin"
 	[ $rc = 0 ] || return 1
-	echo "# $1: judged path $ev; verify sends asked $asked, made $made;" \
-		"its disables $dead, other paths' $live; TIMEOUTs $to"
+	echo "# $1: judged path $ev (filters swapped $swap_ms ms after the start); verify sends asked" \
+		"$asked, made $made; its disables $dead, other paths' $live; TIMEOUTs $to"
 	diag
 	[ "$made" -gt 0 ] || { echo "no verify send"; rc=1; }
 	[ "$dead" -gt 0 ] || { echo "the judged path $ev was not disabled"; rc=1; }
