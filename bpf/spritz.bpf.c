@@ -312,9 +312,7 @@ static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct sprit
 
 	if (!f || !sk)
 		return 0;
-	sk = bpf_sk_fullsock(sk);
-	if (!sk)
-		return 0;
+	/* NULL unless a full TCP socket: no bpf_sk_fullsock() call first */
 	tp = bpf_skc_to_tcp_sock(sk);
 	if (!tp)
 		return 0;
