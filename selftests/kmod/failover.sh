@@ -339,6 +339,7 @@ first_flight_lost() # ALGO PORT
 	done
 	ns spza ip route change fd00:5::/64 dev eth0
 	"$ctl" set timeout_min_us "$tmin"
+	[ $rc != 2 ] || echo "TCP's RTO came before the swap in all three connections"
 	[ $rc = 0 ] || return 1
 	echo "# $1: judged path $ev (filters swapped $swap_ms ms after the start); verify sends asked" \
 		"$asked, made $made; its disables $dead, other paths' $live; TIMEOUTs $to"
