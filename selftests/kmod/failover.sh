@@ -217,17 +217,11 @@ tcpext()
 
 # The EV the dead-path rule judges for the flow to PORT, "EV1 EV2": its
 # suspect's, or before TCP resent anything, its first send's (the one
-# TCP's RTO resends first).  One lookup of the flow's slot: the whole
-# flow dump (spritz_flow_states) takes seconds in a loaded TCG guest.
+# TCP's RTO resends first).  Only that flow's slot is looked up: every
+# flow's (the earlier rows') took seconds in a loaded TCG guest.
 judged_ev() # PORT
 {
-	local slot
-
-	slot=$("$ctl" show flows -j | jq --argjson p "$1" '.flows[] | select(.dport == $p) | .slot')
-	[[ $slot =~ ^[0-9]+$ ]] || return 1
-	bpftool -j map lookup pinned /sys/fs/bpf/spritz/spritz_flows key $((slot & 255)) \
-		$((slot >> 8 & 255)) $((slot >> 16 & 255)) $((slot >> 24)) |
-		jq -r '.formatted.value.fb |
+	spritz_flow_states "$ctl" ".dport == $1" '.fb |
 		if (.flags / 2 | floor) % 2 == 1 then .suspect.ev
 		else [.ring[] | select(.state != 0)] | min_by(.sent_ns) | .ev end |
 		"\(. / 256 | floor) \(. % 256)"'
@@ -347,7 +341,7 @@ first_flight_lost() # ALGO PORT
 	[ "$made" -gt 0 ] || { echo "no verify send"; rc=1; }
 	[ "$dead" -gt 0 ] || { echo "the judged path $ev was not disabled"; rc=1; }
 	[ "$live" -eq 0 ] || { echo "another path was disabled"; rc=1; }
-	[ $rc = 0 ] || spritz_flow_states "$ctl" | jq -c "select(.key.dport == $(($2 + try))) | .fb" |
+	[ $rc = 0 ] || spritz_flow_states "$ctl" ".dport == $(($2 + try))" .fb |
 		sed 's/^/# the flow: /'
 	return $rc
 }

@@ -128,21 +128,24 @@ spritz_rmmod()
 	rmmod spritz
 }
 
-# Every flow in the pinned flow table, one JSON object per line with the
-# named fields of struct spritz_flow, as bpftool prints one slot; spritzctl
-# (path $1) names the slots in use (the table has 65536 slots, and a dump
-# of all of them would print every empty one).  One bpftool looks them all
-# up (batch): a process costs 0.1-0.5 s in a TCG guest.
-spritz_flow_states()
+# Every flow in the pinned flow table, or those for which the jq condition
+# WHERE on spritzctl's flow entries (proto, saddr, sport, daddr, dport...)
+# holds, one JSON object per line with the named fields of struct
+# spritz_flow, as bpftool prints one slot, or what the jq filter WHAT
+# makes of it (strings raw); spritzctl (path CTL) names the slots in use
+# (the table has 65536 slots, and a dump of all of them would print every
+# empty one).  One bpftool looks them all up (batch): a process costs
+# 0.1-0.5 s in a TCG guest.
+spritz_flow_states() # CTL [WHERE [WHAT]]
 {
 	local cmds
 
-	cmds=$("$1" show flows -j | jq -r '.flows[].slot |
+	cmds=$("$1" show flows -j | jq -r ".flows[] | select(${2:-true}) | .slot | "'
 		"map lookup pinned /sys/fs/bpf/spritz/spritz_flows key \(. % 256) " +
 		"\(. / 256 | floor % 256) \(. / 65536 | floor % 256) \(. / 16777216 | floor)"') ||
 		return 1
 	[ -n "$cmds" ] || return 0
-	bpftool -j batch file - <<<"$cmds" | jq -c '.[].output.formatted.value'
+	bpftool -j batch file - <<<"$cmds" | jq -rc ".[].output.formatted.value | ${3:-.}"
 }
 
 # The knob table of include/spritz/knobs.h, one "name default min max" line
