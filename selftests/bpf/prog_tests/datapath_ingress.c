@@ -1016,13 +1016,13 @@ static void run_adv(const struct adv_case *c)
  */
 static void test_verify_dead(void)
 {
+	/* only the steps: the expectations are the asserts below */
 	static const struct adv_case c = {
-		"verify_dead",
-		{ PEER_RETURNS, TXA(DATA, 1200, 100), TXA(DATA, 1300, 100), TXA(DATA, 1400, 100),
-		  TXA(DATA, 1500, 100),
-		  RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }), ADV(PAST_TMO),
-		  RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }) },
-		{ { 0 } }, 0, 1
+		.name = "verify_dead",
+		.ops = { PEER_RETURNS, TXA(DATA, 1200, 100), TXA(DATA, 1300, 100),
+			 TXA(DATA, 1400, 100), TXA(DATA, 1500, 100),
+			 RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }), ADV(PAST_TMO),
+			 RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }) },
 	};
 	struct spec s = { .dst = DST2_6, .sport = SPORT };
 	struct spritz_stats s0, d;
