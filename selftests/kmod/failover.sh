@@ -198,8 +198,7 @@ row_transfer() # ALGO DROP RTO_MIN
 	if [ "$live" -ne 0 ]; then
 		# the trace for whoever reads the failure: the flow's feedback state
 		echo "a path that delivers was disabled"
-		spritz_flow_states "$ctl" | jq -c 'select(.key.dport == 5002) | .fb' |
-			sed 's/^/# flow to port 5002: /'
+		spritz_flow_states "$ctl" ".dport == 5002" .fb | sed 's/^/# flow to port 5002: /'
 		rc=1
 	fi
 	return $rc
@@ -416,8 +415,7 @@ socket_state()
 	ns spza sysctl -qw net.ipv4.tcp_reordering=7 || return 1
 	transfer 5004 || rc=1
 	ns spza sysctl -qw net.ipv4.tcp_reordering=3
-	fb=$(spritz_flow_states "$ctl" |
-		jq -sc '[.[] | select(.key.dport == 5004) | .fb | {dupthresh, srtt_us}] | first')
+	fb=$(spritz_flow_states "$ctl" ".dport == 5004" '.fb | {dupthresh, srtt_us}' | head -n1)
 	echo "# flow to port 5004: $fb"
 	jq -e '.dupthresh == 7 and .srtt_us > 0' <<<"$fb" >/dev/null ||
 		{ echo "want dupthresh 7 and an srtt"; rc=1; }
@@ -454,13 +452,12 @@ socket_queue()
 	echo "# sender's Send-Q at the receiver's first pause: ${q:-none} bytes"
 	echo >>$tmp/go.5005
 	rx_wait 5005 "paused 2" "the receiver did not pause again" || rc=1
-	unsent=$(spritz_flow_states "$ctl" |
-		jq -s '[.[] | select(.key.dport == 5005) | .fb.unsent] | first // 0')
+	unsent=$(spritz_flow_states "$ctl" ".dport == 5005" .fb.unsent | head -n1)
 	echo >>$tmp/go.5005
 	wait $tx
 	wait $rx
 	echo "# flow to port 5005: $unsent bytes unsent at its last data send"
-	[ "$unsent" -ge 65536 ] || { echo "want at least 64 KiB unsent"; rc=1; }
+	[ "${unsent:-0}" -ge 65536 ] || { echo "want at least 64 KiB unsent"; rc=1; }
 	grep -q " eof$" $tmp/rx.5005 || { echo "transfer: $(cat $tmp/rx.5005)"; rc=1; }
 	return $rc
 }
