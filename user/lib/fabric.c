@@ -147,166 +147,239 @@ static int parse_type(const char *tok)
 	return -1;
 }
 
-/* One directive, already split into tokens. */
-static int parse_directive(struct fparse *P, char **tok, int n)
+/* "switches N": the switch count, which sizes the per-switch arrays. */
+static int dir_switches(struct fparse *P, char **tok, int n)
 {
-	const char *d = tok[0];
+	long v;
+	int i;
+
+	if (P->nsw)
+		return perr(P, P->line, "\"switches\" given twice");
+	if (n != 2 || parse_uint(tok[1], MAX_SWITCHES, &v) || v < 1)
+		return perr(P, P->line, "expected \"switches N\", 1 <= N <= %d", MAX_SWITCHES);
+	P->nsw = (int)v;
+	P->hosts = malloc(sizeof(int) * v);
+	P->ports = calloc(v, sizeof(int *));
+	P->nports = calloc(v, sizeof(int));
+	P->ports_line = calloc(v, sizeof(int));
+	if (!P->hosts || !P->ports || !P->nports || !P->ports_line)
+		return -ENOMEM;
+	for (i = 0; i < v; i++)
+		P->hosts[i] = -1;
+	return 0;
+}
+
+/* "hosts H": the default hosts per switch. */
+static int dir_hosts(struct fparse *P, char **tok, int n)
+{
+	long v;
+
+	if (n != 2 || parse_uint(tok[1], 65535, &v))
+		return perr(P, P->line, "expected \"hosts H\", 0 <= H <= 65535");
+	P->def_hosts = (int)v;
+	return 0;
+}
+
+/* "switch ID hosts=H": one switch's hosts. */
+static int dir_switch(struct fparse *P, char **tok, int n)
+{
 	long v;
 	int i, id;
 
-	if (!strcmp(d, "switches")) {
-		if (P->nsw)
-			return perr(P, P->line, "\"switches\" given twice");
-		if (n != 2 || parse_uint(tok[1], MAX_SWITCHES, &v) || v < 1)
-			return perr(P, P->line, "expected \"switches N\", 1 <= N <= %d",
-				    MAX_SWITCHES);
-		P->nsw = (int)v;
-		P->hosts = malloc(sizeof(int) * v);
-		P->ports = calloc(v, sizeof(int *));
-		P->nports = calloc(v, sizeof(int));
-		P->ports_line = calloc(v, sizeof(int));
-		if (!P->hosts || !P->ports || !P->nports || !P->ports_line)
-			return -ENOMEM;
-		for (i = 0; i < v; i++)
-			P->hosts[i] = -1;
-		return 0;
+	if (n < 2)
+		return perr(P, P->line, "expected \"switch ID hosts=H\"");
+	if (parse_id(P, tok[1], &id))
+		return -EINVAL;
+	for (i = 2; i < n; i++) {
+		if (strncmp(tok[i], "hosts=", 6) || parse_uint(tok[i] + 6, 65535, &v))
+			return perr(P, P->line, "bad switch attribute \"%s\"", tok[i]);
+		P->hosts[id] = (int)v;
 	}
-	if (!strcmp(d, "hosts")) {
-		if (n != 2 || parse_uint(tok[1], 65535, &v))
-			return perr(P, P->line, "expected \"hosts H\", 0 <= H <= 65535");
-		P->def_hosts = (int)v;
-		return 0;
-	}
-	if (!strcmp(d, "switch")) {
-		if (n < 2)
-			return perr(P, P->line, "expected \"switch ID hosts=H\"");
-		if (parse_id(P, tok[1], &id))
-			return -EINVAL;
-		for (i = 2; i < n; i++) {
-			if (!strncmp(tok[i], "hosts=", 6) && !parse_uint(tok[i] + 6, 65535, &v))
-				P->hosts[id] = (int)v;
-			else
-				return perr(P, P->line, "bad switch attribute \"%s\"", tok[i]);
-		}
-		return 0;
-	}
-	if (!strcmp(d, "speed")) {
-		if (n != 2 || parse_milli(tok[1], SPRITZ_MAX_SPEED_MBPS, &P->model.speed_mbps) ||
-		    !P->model.speed_mbps)
-			return perr(P, P->line, "expected \"speed GBPS\", 0 < GBPS <= %u",
-				    SPRITZ_MAX_SPEED_MBPS / 1000);
-		return 0;
-	}
-	if (!strcmp(d, "latency")) {
-		int ty = n == 3 ? parse_type(tok[1]) : -1;
+	return 0;
+}
 
-		if (ty < 0 || parse_milli(tok[2], SPRITZ_MAX_CABLE_PS, &P->model.cable_ps[ty]))
-			return perr(P, P->line, "expected \"latency local|global NS\", NS <= %u",
+/* "speed GBPS": the default link speed. */
+static int dir_speed(struct fparse *P, char **tok, int n)
+{
+	if (n != 2 || parse_milli(tok[1], SPRITZ_MAX_SPEED_MBPS, &P->model.speed_mbps) ||
+	    !P->model.speed_mbps)
+		return perr(P, P->line, "expected \"speed GBPS\", 0 < GBPS <= %u",
+			    SPRITZ_MAX_SPEED_MBPS / 1000);
+	return 0;
+}
+
+/* "latency local|global NS": the default cable latency of a link type. */
+static int dir_latency(struct fparse *P, char **tok, int n)
+{
+	int ty = n == 3 ? parse_type(tok[1]) : -1;
+
+	if (ty < 0 || parse_milli(tok[2], SPRITZ_MAX_CABLE_PS, &P->model.cable_ps[ty]))
+		return perr(P, P->line, "expected \"latency local|global NS\", NS <= %u",
+			    SPRITZ_MAX_CABLE_PS / 1000);
+	return 0;
+}
+
+/* "packet BYTES": the bytes serialized per hop. */
+static int dir_packet(struct fparse *P, char **tok, int n)
+{
+	long v;
+
+	if (n != 2 || parse_uint(tok[1], SPRITZ_MAX_PACKET_BYTES, &v) || !v)
+		return perr(P, P->line, "expected \"packet BYTES\", 0 < BYTES <= %u",
+			    SPRITZ_MAX_PACKET_BYTES);
+	P->model.packet_bytes = (uint32_t)v;
+	return 0;
+}
+
+/* A link's "latency=NS" or "speed=GBPS" into @L. */
+static int link_attr(struct fparse *P, const char *tok, struct flink *L)
+{
+	if (!strncmp(tok, "latency=", 8)) {
+		if (parse_milli(tok + 8, SPRITZ_MAX_CABLE_PS, &L->cable_ps) || !L->cable_ps)
+			return perr(P, P->line, "bad latency \"%s\" (0 < NS <= %u)", tok + 8,
 				    SPRITZ_MAX_CABLE_PS / 1000);
 		return 0;
 	}
-	if (!strcmp(d, "packet")) {
-		if (n != 2 || parse_uint(tok[1], SPRITZ_MAX_PACKET_BYTES, &v) || !v)
-			return perr(P, P->line, "expected \"packet BYTES\", 0 < BYTES <= %u",
-				    SPRITZ_MAX_PACKET_BYTES);
-		P->model.packet_bytes = (uint32_t)v;
+	if (!strncmp(tok, "speed=", 6)) {
+		if (parse_milli(tok + 6, SPRITZ_MAX_SPEED_MBPS, &L->speed_mbps) || !L->speed_mbps)
+			return perr(P, P->line, "bad speed \"%s\" (0 < GBPS <= %u)", tok + 6,
+				    SPRITZ_MAX_SPEED_MBPS / 1000);
 		return 0;
 	}
-	if (!strcmp(d, "link")) {
-		struct flink L = { 0 };
+	return perr(P, P->line, "bad link attribute \"%s\"", tok);
+}
 
-		if (n < 4)
-			return perr(P, P->line, "expected \"link A B local|global [latency=NS] "
-					"[speed=GBPS]\"");
-		if (parse_id(P, tok[1], &L.a) || parse_id(P, tok[2], &L.b))
-			return -EINVAL;
-		if (L.a == L.b)
-			return perr(P, P->line, "link from switch %d to itself", L.a);
-		L.type = parse_type(tok[3]);
-		if (L.type < 0)
-			return perr(P, P->line, "link type must be \"local\" or \"global\", not "
-					"\"%s\"", tok[3]);
-		for (i = 4; i < n; i++) {
-			if (!strncmp(tok[i], "latency=", 8)) {
-				if (parse_milli(tok[i] + 8, SPRITZ_MAX_CABLE_PS, &L.cable_ps) ||
-				    !L.cable_ps)
-					return perr(P, P->line, "bad latency \"%s\" (0 < NS <= %u)",
-						    tok[i] + 8, SPRITZ_MAX_CABLE_PS / 1000);
-			} else if (!strncmp(tok[i], "speed=", 6)) {
-				if (parse_milli(tok[i] + 6, SPRITZ_MAX_SPEED_MBPS, &L.speed_mbps) ||
-				    !L.speed_mbps)
-					return perr(P, P->line, "bad speed \"%s\" (0 < GBPS <= %u)",
-						    tok[i] + 6, SPRITZ_MAX_SPEED_MBPS / 1000);
-			} else {
-				return perr(P, P->line, "bad link attribute \"%s\"", tok[i]);
-			}
-		}
-		L.line = P->line;
-		if (P->nlinks == P->caplinks) {
-			size_t cap = P->caplinks ? P->caplinks * 2 : 256;
-			struct flink *nl;
+/* Append @L to the parsed links, growing the array by doubling. */
+static int push_link(struct fparse *P, const struct flink *L)
+{
+	if (P->nlinks == P->caplinks) {
+		size_t cap = P->caplinks ? P->caplinks * 2 : 256;
+		struct flink *nl;
 
-			if (cap > MAX_LINKS)
-				return perr(P, P->line, "more than %d links", MAX_LINKS);
-			nl = realloc(P->links, cap * sizeof(*nl));
-			if (!nl)
-				return -ENOMEM;
-			P->links = nl;
-			P->caplinks = cap;
-		}
-		P->links[P->nlinks++] = L;
-		return 0;
-	}
-	if (!strcmp(d, "ports")) {
-		if (n < 2)
-			return perr(P, P->line, "expected \"ports ID N1 N2 ...\"");
-		if (parse_id(P, tok[1], &id))
-			return -EINVAL;
-		if (P->ports[id])
-			return perr(P, P->line, "port order of switch %d already given on line %d",
-				    id, P->ports_line[id]);
-		if (n - 2 > SPRITZ_MAX_NET_PORTS)
-			return perr(P, P->line, "more than %d ports", SPRITZ_MAX_NET_PORTS);
-		P->ports[id] = malloc(sizeof(int) * (n > 2 ? n - 2 : 1));
-		if (!P->ports[id])
+		if (cap > MAX_LINKS)
+			return perr(P, P->line, "more than %d links", MAX_LINKS);
+		nl = realloc(P->links, cap * sizeof(*nl));
+		if (!nl)
 			return -ENOMEM;
-		for (i = 2; i < n; i++)
-			if (parse_id(P, tok[i], &P->ports[id][i - 2]))
-				return -EINVAL;
-		P->nports[id] = n - 2;
-		P->ports_line[id] = P->line;
-		return 0;
+		P->links = nl;
+		P->caplinks = cap;
 	}
-	if (!strcmp(d, "bound")) {
-		if (n < 2)
-			return perr(P, P->line, "expected \"bound [hops=H] [local=L] [global=G]\"");
-		for (i = 1; i < n; i++) {
-			const char *eq = strchr(tok[i], '=');
-			int *dst = NULL;
+	P->links[P->nlinks++] = *L;
+	return 0;
+}
 
-			if (eq && !strncmp(tok[i], "hops=", 5))
-				dst = &P->bound.max_hops;
-			else if (eq && !strncmp(tok[i], "local=", 6))
-				dst = &P->bound.max_local;
-			else if (eq && !strncmp(tok[i], "global=", 7))
-				dst = &P->bound.max_global;
-			if (!dst || parse_uint(eq + 1, 64, &v))
-				return perr(P, P->line, "bad bound \"%s\"", tok[i]);
-			*dst = (int)v;
-		}
-		P->have_bound = true;
-		return 0;
+/* "link A B local|global [latency=NS] [speed=GBPS]". */
+static int dir_link(struct fparse *P, char **tok, int n)
+{
+	struct flink L = { .line = P->line };
+	int i;
+
+	if (n < 4)
+		return perr(P, P->line, "expected \"link A B local|global [latency=NS] "
+				"[speed=GBPS]\"");
+	if (parse_id(P, tok[1], &L.a) || parse_id(P, tok[2], &L.b))
+		return -EINVAL;
+	if (L.a == L.b)
+		return perr(P, P->line, "link from switch %d to itself", L.a);
+	L.type = parse_type(tok[3]);
+	if (L.type < 0)
+		return perr(P, P->line, "link type must be \"local\" or \"global\", not \"%s\"",
+			    tok[3]);
+	for (i = 4; i < n; i++)
+		if (link_attr(P, tok[i], &L))
+			return -EINVAL;
+	return push_link(P, &L);
+}
+
+/* "ports ID N1 N2 ...": the port order of switch ID, by neighbour. */
+static int dir_ports(struct fparse *P, char **tok, int n)
+{
+	int i, id;
+
+	if (n < 2)
+		return perr(P, P->line, "expected \"ports ID N1 N2 ...\"");
+	if (parse_id(P, tok[1], &id))
+		return -EINVAL;
+	if (P->ports[id])
+		return perr(P, P->line, "port order of switch %d already given on line %d",
+			    id, P->ports_line[id]);
+	if (n - 2 > SPRITZ_MAX_NET_PORTS)
+		return perr(P, P->line, "more than %d ports", SPRITZ_MAX_NET_PORTS);
+	P->ports[id] = malloc(sizeof(int) * (n > 2 ? n - 2 : 1));
+	if (!P->ports[id])
+		return -ENOMEM;
+	for (i = 2; i < n; i++)
+		if (parse_id(P, tok[i], &P->ports[id][i - 2]))
+			return -EINVAL;
+	P->nports[id] = n - 2;
+	P->ports_line[id] = P->line;
+	return 0;
+}
+
+/* "bound [hops=H] [local=L] [global=G]": the path bound. */
+static int dir_bound(struct fparse *P, char **tok, int n)
+{
+	long v;
+	int i;
+
+	if (n < 2)
+		return perr(P, P->line, "expected \"bound [hops=H] [local=L] [global=G]\"");
+	for (i = 1; i < n; i++) {
+		const char *eq = strchr(tok[i], '=');
+		int *dst = NULL;
+
+		if (eq && !strncmp(tok[i], "hops=", 5))
+			dst = &P->bound.max_hops;
+		else if (eq && !strncmp(tok[i], "local=", 6))
+			dst = &P->bound.max_local;
+		else if (eq && !strncmp(tok[i], "global=", 7))
+			dst = &P->bound.max_global;
+		if (!dst || parse_uint(eq + 1, 64, &v))
+			return perr(P, P->line, "bad bound \"%s\"", tok[i]);
+		*dst = (int)v;
 	}
-	if (!strcmp(d, "routing")) {
-		if (n == 2 && !strcmp(tok[1], "generic"))
-			P->policy = SPRITZ_POLICY_GENERIC;
-		else if (n == 2 && !strcmp(tok[1], "dragonfly"))
-			P->policy = SPRITZ_POLICY_DRAGONFLY;
-		else
-			return perr(P, P->line, "expected \"routing generic|dragonfly\"");
-		return 0;
-	}
-	return perr(P, P->line, "unknown directive \"%s\"", d);
+	P->have_bound = true;
+	return 0;
+}
+
+/* "routing generic|dragonfly": the EV policy. */
+static int dir_routing(struct fparse *P, char **tok, int n)
+{
+	if (n == 2 && !strcmp(tok[1], "generic"))
+		P->policy = SPRITZ_POLICY_GENERIC;
+	else if (n == 2 && !strcmp(tok[1], "dragonfly"))
+		P->policy = SPRITZ_POLICY_DRAGONFLY;
+	else
+		return perr(P, P->line, "expected \"routing generic|dragonfly\"");
+	return 0;
+}
+
+/* The directives: a line's first token selects one; it gets the whole line. */
+static const struct {
+	const char *name;
+	int (*parse)(struct fparse *P, char **tok, int n);
+} directives[] = {
+	{ "switches", dir_switches },
+	{ "hosts", dir_hosts },
+	{ "switch", dir_switch },
+	{ "speed", dir_speed },
+	{ "latency", dir_latency },
+	{ "packet", dir_packet },
+	{ "link", dir_link },
+	{ "ports", dir_ports },
+	{ "bound", dir_bound },
+	{ "routing", dir_routing },
+};
+
+/* One directive, already split into tokens. */
+static int parse_directive(struct fparse *P, char **tok, int n)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(directives); i++)
+		if (!strcmp(tok[0], directives[i].name))
+			return directives[i].parse(P, tok, n);
+	return perr(P, P->line, "unknown directive \"%s\"", tok[0]);
 }
 
 static int cmp_link(const void *x, const void *y)
@@ -322,58 +395,52 @@ static int cmp_link(const void *x, const void *y)
 	return a->line - b->line;
 }
 
-/* Turn the parsed file into a topology. */
-static int build(struct fparse *P, struct spritz_topo **out)
+/* Refuse parallel links: they would give two EVs with the same switch sequence. */
+static int check_parallel_links(struct fparse *P)
 {
-	struct spritz_topo *t;
 	struct flink *sorted;
-	uint32_t *fill;
 	size_t i;
-	int s, ret;
+	int ret = 0;
 
-	if (!P->nsw)
-		return perr(P, 0, "no \"switches N\" line");
-	/* parallel links would give two EVs with the same switch sequence */
-	sorted = malloc(sizeof(*sorted) * (P->nlinks ? P->nlinks : 1));
+	if (P->nlinks < 2) /* no links: P->links is NULL, which memcpy() must not get */
+		return 0;
+	sorted = malloc(sizeof(*sorted) * P->nlinks);
 	if (!sorted)
 		return -ENOMEM;
-	if (P->nlinks) { /* no links: P->links is NULL, which memcpy() must not get */
-		memcpy(sorted, P->links, sizeof(*sorted) * P->nlinks);
-		qsort(sorted, P->nlinks, sizeof(*sorted), cmp_link);
-	}
-	for (i = 1; i < P->nlinks; i++)
+	memcpy(sorted, P->links, sizeof(*sorted) * P->nlinks);
+	qsort(sorted, P->nlinks, sizeof(*sorted), cmp_link);
+	for (i = 1; i < P->nlinks && !ret; i++)
 		if (!cmp_link(&(struct flink){ sorted[i].a, sorted[i].b, 0, 0, 0, 0 },
-			      &(struct flink){ sorted[i - 1].a, sorted[i - 1].b, 0, 0, 0, 0 })) {
+			      &(struct flink){ sorted[i - 1].a, sorted[i - 1].b, 0, 0, 0, 0 }))
 			ret = perr(P, sorted[i].line, "second link between switches %d and %d "
 				   "(first on line %d)", sorted[i].a, sorted[i].b,
 				   sorted[i - 1].line);
-			free(sorted);
-			return ret;
-		}
 	free(sorted);
+	return ret;
+}
 
-	t = spritz_topo_alloc(P->nsw, P->nlinks * 2);
-	fill = calloc((size_t)P->nsw + 1, sizeof(uint32_t));
-	if (!t || !fill) {
-		free(fill);
-		spritz_topo_free(t);
+/* Give every link a port at both ends, in file order (a CSR by switch). */
+static int wire_links(struct fparse *P, struct spritz_topo *t)
+{
+	uint32_t *fill = calloc((size_t)P->nsw + 1, sizeof(uint32_t));
+	size_t i;
+	int s, ret = 0;
+
+	if (!fill)
 		return -ENOMEM;
-	}
-	for (i = 0; i < P->nlinks; i++) {
+	for (i = 0; i < P->nlinks && !ret; i++) {
 		const struct flink *L = &P->links[i];
 
-		if (++fill[L->a] > SPRITZ_MAX_NET_PORTS || ++fill[L->b] > SPRITZ_MAX_NET_PORTS) {
+		if (++fill[L->a] > SPRITZ_MAX_NET_PORTS || ++fill[L->b] > SPRITZ_MAX_NET_PORTS)
 			ret = perr(P, L->line, "switch %d gets more than %d network ports",
 				   fill[L->a] > SPRITZ_MAX_NET_PORTS ? L->a : L->b,
 				   SPRITZ_MAX_NET_PORTS);
-			goto fail;
-		}
 	}
-	for (s = 0; s < P->nsw; s++) {
+	for (s = 0; s < P->nsw && !ret; s++) {
 		t->port_off[s + 1] = t->port_off[s] + fill[s];
 		fill[s] = t->port_off[s];
 	}
-	for (i = 0; i < P->nlinks; i++) {
+	for (i = 0; i < P->nlinks && !ret; i++) {
 		const struct flink *L = &P->links[i];
 		uint32_t pa = fill[L->a]++, pb = fill[L->b]++;
 
@@ -383,77 +450,96 @@ static int build(struct fparse *P, struct spritz_topo **out)
 		t->port_cable_ps[pa] = t->port_cable_ps[pb] = L->cable_ps;
 		t->port_speed_mbps[pa] = t->port_speed_mbps[pb] = L->speed_mbps;
 	}
-	/* explicit port orders: a permutation of the switch's neighbours */
-	for (s = 0; s < P->nsw; s++) {
-		int deg = spritz_topo_degree(t, s), j, k;
-		uint32_t o = t->port_off[s];
-		int nbr[SPRITZ_MAX_NET_PORTS];
-		uint8_t ty[SPRITZ_MAX_NET_PORTS];
-		uint32_t cab[SPRITZ_MAX_NET_PORTS], spd[SPRITZ_MAX_NET_PORTS];
-		bool used[SPRITZ_MAX_NET_PORTS] = { false };
-
-		t->hosts[s] = P->hosts[s] >= 0 ? P->hosts[s] : P->def_hosts;
-		if (!P->ports[s])
-			continue;
-		if (P->nports[s] != deg) {
-			ret = perr(P, P->ports_line[s], "switch %d has %d links but %d ports are "
-				   "listed", s, deg, P->nports[s]);
-			goto fail;
-		}
-		for (j = 0; j < deg; j++) {
-			int n = P->ports[s][j];
-
-			for (k = 0; k < deg; k++)
-				if (t->port_nbr[o + k] == n)
-					break;
-			if (k == deg) {
-				ret = perr(P, P->ports_line[s], "switch %d has no link to %d",
-					   s, n);
-				goto fail;
-			}
-			if (used[k]) {
-				ret = perr(P, P->ports_line[s], "switch %d lists %d twice", s, n);
-				goto fail;
-			}
-			used[k] = true;
-			nbr[j] = n;
-			ty[j] = t->port_type[o + k];
-			cab[j] = t->port_cable_ps[o + k];
-			spd[j] = t->port_speed_mbps[o + k];
-		}
-		for (j = 0; j < deg; j++) {
-			t->port_nbr[o + j] = nbr[j];
-			t->port_type[o + j] = ty[j];
-			t->port_cable_ps[o + j] = cab[j];
-			t->port_speed_mbps[o + j] = spd[j];
-		}
-	}
 	free(fill);
-	fill = NULL;
+	return ret;
+}
+
+/* Reorder switch @s's ports as its "ports" line lists its neighbours. */
+static int order_ports(struct fparse *P, struct spritz_topo *t, int s)
+{
+	int deg = spritz_topo_degree(t, s), j, k;
+	uint32_t o = t->port_off[s];
+	int nbr[SPRITZ_MAX_NET_PORTS];
+	uint8_t ty[SPRITZ_MAX_NET_PORTS];
+	uint32_t cab[SPRITZ_MAX_NET_PORTS], spd[SPRITZ_MAX_NET_PORTS];
+	bool used[SPRITZ_MAX_NET_PORTS] = { false };
+
+	if (P->nports[s] != deg)
+		return perr(P, P->ports_line[s], "switch %d has %d links but %d ports are listed",
+			    s, deg, P->nports[s]);
+	for (j = 0; j < deg; j++) {
+		int n = P->ports[s][j];
+
+		for (k = 0; k < deg; k++)
+			if (t->port_nbr[o + k] == n)
+				break;
+		if (k == deg)
+			return perr(P, P->ports_line[s], "switch %d has no link to %d", s, n);
+		if (used[k])
+			return perr(P, P->ports_line[s], "switch %d lists %d twice", s, n);
+		used[k] = true;
+		nbr[j] = n;
+		ty[j] = t->port_type[o + k];
+		cab[j] = t->port_cable_ps[o + k];
+		spd[j] = t->port_speed_mbps[o + k];
+	}
+	for (j = 0; j < deg; j++) {
+		t->port_nbr[o + j] = nbr[j];
+		t->port_type[o + j] = ty[j];
+		t->port_cable_ps[o + j] = cab[j];
+		t->port_speed_mbps[o + j] = spd[j];
+	}
+	return 0;
+}
+
+/* The file's bound, else the policy's (Dragonfly) or two minimal segments. */
+static struct spritz_bound file_bound(const struct fparse *P, const struct spritz_topo *t)
+{
+	if (P->have_bound)
+		return P->bound;
+	if (t->policy == SPRITZ_POLICY_DRAGONFLY)
+		return (struct spritz_bound){ -1, SPRITZ_DF_MAX_LOCAL_HOPS,
+					      SPRITZ_DF_MAX_GLOBAL_HOPS };
+	/* Valiant: 4 hops for a diameter-2 Slim Fly */
+	return (struct spritz_bound){ 2 * t->diameter, -1, -1 };
+}
+
+/* Turn the parsed file into a topology. */
+static int build(struct fparse *P, struct spritz_topo **out)
+{
+	struct spritz_topo *t;
+	char msg[200];
+	int s, ret;
+
+	if (!P->nsw)
+		return perr(P, 0, "no \"switches N\" line");
+	ret = check_parallel_links(P);
+	if (ret)
+		return ret;
+	t = spritz_topo_alloc(P->nsw, P->nlinks * 2);
+	if (!t)
+		return -ENOMEM;
+	ret = wire_links(P, t);
+	for (s = 0; s < P->nsw && !ret; s++) {
+		t->hosts[s] = P->hosts[s] >= 0 ? P->hosts[s] : P->def_hosts;
+		if (P->ports[s])
+			ret = order_ports(P, t, s);
+	}
+	if (ret)
+		goto free_topo;
 	t->kind = SPRITZ_TOPO_FILE;
 	t->policy = P->policy;
 	t->model = P->model;
 	snprintf(t->name, sizeof(t->name), "file:%s", P->fname);
-	{
-		char msg[200];
-
-		ret = spritz_topo_finish(t, msg, sizeof(msg));
-		if (ret) {
-			perr(P, 0, "%s", msg);
-			goto fail;
-		}
+	ret = spritz_topo_finish(t, msg, sizeof(msg));
+	if (ret) {
+		perr(P, 0, "%s", msg);
+		goto free_topo;
 	}
-	if (P->have_bound)
-		t->bound = P->bound;
-	else if (t->policy == SPRITZ_POLICY_DRAGONFLY)
-		t->bound = (struct spritz_bound){ -1, SPRITZ_DF_MAX_LOCAL_HOPS,
-						  SPRITZ_DF_MAX_GLOBAL_HOPS };
-	else /* two minimal segments (Valiant): 4 hops for a diameter-2 Slim Fly */
-		t->bound = (struct spritz_bound){ 2 * t->diameter, -1, -1 };
+	t->bound = file_bound(P, t);
 	*out = t;
 	return 0;
-fail:
-	free(fill);
+free_topo:
 	spritz_topo_free(t);
 	return ret;
 }
