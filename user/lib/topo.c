@@ -304,48 +304,33 @@ static int cmp_gw(const void *a, const void *b)
 	return x->port - y->port;
 }
 
-/* Local distances/next hops per group and the gateway lists (DRAGONFLY). */
-static int build_df_route(struct spritz_topo *t, char *err, size_t errlen)
+/* Count each group's switches and gateway ports into goff/gwoff (then prefix sums). */
+static int df_count(struct spritz_topo *t, size_t *ngw, char *err, size_t errlen)
 {
-	struct spritz_df_route *r = calloc(1, sizeof(*r));
-	int G, s, *fill = NULL, *queue = NULL;
-	size_t total = 0, ngw = 0;
+	struct spritz_df_route *r = t->df;
+	size_t total = 0;
 	uint32_t i;
+	int s, G;
 
-	if (!r)
-		return -ENOMEM;
-	t->df = r;
-	r->goff = calloc((size_t)t->ngroups + 1, sizeof(int));
-	r->gwoff = calloc((size_t)t->ngroups + 1, sizeof(int));
-	r->members = malloc(sizeof(int) * t->nsw);
-	r->gidx = malloc(sizeof(int) * t->nsw);
-	r->moff = malloc(sizeof(size_t) * ((size_t)t->ngroups + 1));
-	fill = calloc((size_t)t->ngroups + 1, sizeof(int));
-	queue = malloc(sizeof(int) * t->nsw);
-	if (!r->goff || !r->gwoff || !r->members || !r->gidx || !r->moff || !fill || !queue)
-		goto nomem;
 	for (s = 0; s < t->nsw; s++) {
 		r->goff[t->group[s] + 1]++;
-		for (i = t->port_off[s]; i < t->port_off[s + 1]; i++)
-			if (t->port_type[i] == SPRITZ_LINK_GLOBAL) {
-				if (t->group[t->port_nbr[i]] == t->group[s]) {
-					errf("routing dragonfly: global link %d-%d inside a group",
-					     s, t->port_nbr[i]);
-					free(fill);
-					free(queue);
-					return -EINVAL;
-				}
-				r->gwoff[t->group[s] + 1]++;
-				ngw++;
+		for (i = t->port_off[s]; i < t->port_off[s + 1]; i++) {
+			if (t->port_type[i] != SPRITZ_LINK_GLOBAL)
+				continue;
+			if (t->group[t->port_nbr[i]] == t->group[s]) {
+				errf("routing dragonfly: global link %d-%d inside a group", s,
+				     t->port_nbr[i]);
+				return -EINVAL;
 			}
+			r->gwoff[t->group[s] + 1]++;
+			(*ngw)++;
+		}
 	}
 	for (G = 0; G < t->ngroups; G++) {
 		int sz = r->goff[G + 1];
 
 		if (sz > 4096) {
 			errf("routing dragonfly: group %d has %d switches (at most 4096)", G, sz);
-			free(fill);
-			free(queue);
 			return -E2BIG;
 		}
 		r->moff[G] = total;
@@ -354,12 +339,16 @@ static int build_df_route(struct spritz_topo *t, char *err, size_t errlen)
 		r->gwoff[G + 1] += r->gwoff[G];
 	}
 	r->moff[t->ngroups] = total;
-	r->ldist = malloc(total ? total : 1);
-	r->lnext = malloc(total ? total : 1);
-	r->gw = malloc(sizeof(*r->gw) * (ngw ? ngw : 1));
-	r->pair = malloc(sizeof(int) * (size_t)t->ngroups * t->ngroups);
-	if (!r->ldist || !r->lnext || !r->gw || !r->pair)
-		goto nomem;
+	return 0;
+}
+
+/* Members and gateways per group, gateways sorted; pair[G][H]: G's first to H. */
+static int df_gateways(struct spritz_topo *t, int *fill, char *err, size_t errlen)
+{
+	struct spritz_df_route *r = t->df;
+	int s, G, j;
+	uint32_t i;
+
 	for (s = 0; s < t->nsw; s++) {
 		G = t->group[s];
 		r->gidx[s] = fill[G];
@@ -375,7 +364,7 @@ static int build_df_route(struct spritz_topo *t, char *err, size_t errlen)
 					(int)(i - t->port_off[s]) };
 			}
 	for (G = 0; G < t->ngroups; G++) {
-		int sz = r->goff[G + 1] - r->goff[G], a, prev = -1, cnt = 0, j;
+		int prev = -1, cnt = 0;
 
 		qsort(r->gw + r->gwoff[G], r->gwoff[G + 1] - r->gwoff[G], sizeof(*r->gw), cmp_gw);
 		for (j = r->gwoff[G]; j < r->gwoff[G + 1]; j++)
@@ -386,67 +375,115 @@ static int build_df_route(struct spritz_topo *t, char *err, size_t errlen)
 			}
 		if (cnt != t->ngroups - 1) {
 			errf("routing dragonfly: group %d is not linked to every other group", G);
-			free(fill);
-			free(queue);
 			return -EINVAL;
 		}
-		/* BFS from every member over local links: ldist[a][b], lnext[a][b] */
-		for (a = 0; a < sz; a++) {
-			uint8_t *dist = r->ldist + r->moff[G] + (size_t)a * sz;
-			int src = r->members[r->goff[G] + a], qh = 0, qt = 0;
+	}
+	return 0;
+}
 
-			memset(dist, 0xff, sz);
-			dist[a] = 0;
-			queue[qt++] = src;
-			while (qh < qt) {
-				int u = queue[qh++];
+/* ldist[a][b] of group G: a BFS from every member over local links. */
+static int df_local_dist(struct spritz_topo *t, int G, int *queue, char *err, size_t errlen)
+{
+	struct spritz_df_route *r = t->df;
+	int sz = r->goff[G + 1] - r->goff[G], a;
+	uint32_t i;
 
-				for (i = t->port_off[u]; i < t->port_off[u + 1]; i++) {
-					int v = t->port_nbr[i], b = r->gidx[v];
+	for (a = 0; a < sz; a++) {
+		uint8_t *dist = r->ldist + r->moff[G] + (size_t)a * sz;
+		int qh = 0, qt = 0;
 
-					if (t->port_type[i] != SPRITZ_LINK_LOCAL || dist[b] != 0xff)
-						continue;
-					if (dist[r->gidx[u]] >= 254) {
-						errf("routing dragonfly: group %d too deep", G);
-						free(fill);
-						free(queue);
-						return -E2BIG;
-					}
-					dist[b] = dist[r->gidx[u]] + 1;
-					queue[qt++] = v;
+		memset(dist, 0xff, sz);
+		dist[a] = 0;
+		queue[qt++] = r->members[r->goff[G] + a];
+		while (qh < qt) {
+			int u = queue[qh++];
+
+			for (i = t->port_off[u]; i < t->port_off[u + 1]; i++) {
+				int v = t->port_nbr[i], b = r->gidx[v];
+
+				if (t->port_type[i] != SPRITZ_LINK_LOCAL || dist[b] != 0xff)
+					continue;
+				if (dist[r->gidx[u]] >= 254) {
+					errf("routing dragonfly: group %d too deep", G);
+					return -E2BIG;
 				}
+				dist[b] = dist[r->gidx[u]] + 1;
+				queue[qt++] = v;
 			}
 		}
-		for (a = 0; a < sz; a++) {
-			int u = r->members[r->goff[G] + a], b, deg = spritz_topo_degree(t, u);
-			const uint8_t *du = r->ldist + r->moff[G] + (size_t)a * sz;
-			uint8_t *nx = r->lnext + r->moff[G] + (size_t)a * sz;
+	}
+	return 0;
+}
 
-			for (b = 0; b < sz; b++) {
-				const uint8_t *col = r->ldist + r->moff[G] + b;
-				int k;
+/* lnext[a][b] of group G: a's first local port one hop closer to b (0xff: none). */
+static void df_local_next(struct spritz_topo *t, int G)
+{
+	struct spritz_df_route *r = t->df;
+	int sz = r->goff[G + 1] - r->goff[G], a, b, k;
 
-				nx[b] = 0xff;
-				for (k = 0; b != a && k < deg; k++) {
-					int v = spritz_topo_port_nbr(t, u, k);
+	for (a = 0; a < sz; a++) {
+		int u = r->members[r->goff[G] + a], deg = spritz_topo_degree(t, u);
+		const uint8_t *du = r->ldist + r->moff[G] + (size_t)a * sz;
+		uint8_t *nx = r->lnext + r->moff[G] + (size_t)a * sz;
 
-					if (spritz_topo_port_type(t, u, k) != SPRITZ_LINK_LOCAL)
-						continue;
-					if (col[(size_t)r->gidx[v] * sz] + 1 == du[b]) {
-						nx[b] = (uint8_t)k;
-						break;
-					}
+		for (b = 0; b < sz; b++) {
+			const uint8_t *col = r->ldist + r->moff[G] + b;
+
+			nx[b] = 0xff;
+			for (k = 0; b != a && k < deg; k++) {
+				int v = spritz_topo_port_nbr(t, u, k);
+
+				if (spritz_topo_port_type(t, u, k) != SPRITZ_LINK_LOCAL)
+					continue;
+				if (col[(size_t)r->gidx[v] * sz] + 1 == du[b]) {
+					nx[b] = (uint8_t)k;
+					break;
 				}
 			}
 		}
 	}
+}
+
+/* Local distances/next hops per group and the gateway lists (DRAGONFLY). */
+static int build_df_route(struct spritz_topo *t, char *err, size_t errlen)
+{
+	struct spritz_df_route *r = calloc(1, sizeof(*r));
+	int G, *fill = NULL, *queue = NULL, ret = -ENOMEM;
+	size_t ngw = 0, total;
+
+	if (!r)
+		return -ENOMEM;
+	t->df = r;
+	r->goff = calloc((size_t)t->ngroups + 1, sizeof(int));
+	r->gwoff = calloc((size_t)t->ngroups + 1, sizeof(int));
+	r->members = malloc(sizeof(int) * t->nsw);
+	r->gidx = malloc(sizeof(int) * t->nsw);
+	r->moff = malloc(sizeof(size_t) * ((size_t)t->ngroups + 1));
+	fill = calloc((size_t)t->ngroups + 1, sizeof(int));
+	queue = malloc(sizeof(int) * t->nsw);
+	if (!r->goff || !r->gwoff || !r->members || !r->gidx || !r->moff || !fill || !queue)
+		goto free_scratch;
+	ret = df_count(t, &ngw, err, errlen);
+	if (ret)
+		goto free_scratch;
+	total = r->moff[t->ngroups];
+	r->ldist = malloc(total ? total : 1);
+	r->lnext = malloc(total ? total : 1);
+	r->gw = malloc(sizeof(*r->gw) * (ngw ? ngw : 1));
+	r->pair = malloc(sizeof(int) * (size_t)t->ngroups * t->ngroups);
+	ret = -ENOMEM;
+	if (!r->ldist || !r->lnext || !r->gw || !r->pair)
+		goto free_scratch;
+	ret = df_gateways(t, fill, err, errlen);
+	for (G = 0; G < t->ngroups && !ret; G++) {
+		ret = df_local_dist(t, G, queue, err, errlen);
+		if (!ret)
+			df_local_next(t, G);
+	}
+free_scratch: /* t->df is freed with t */
 	free(fill);
 	free(queue);
-	return 0;
-nomem:
-	free(fill);
-	free(queue);
-	return -ENOMEM;
+	return ret;
 }
 
 /* Local hops between two switches of the same group (DRAGONFLY). */
