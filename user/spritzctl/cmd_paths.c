@@ -66,7 +66,8 @@ static void path_row(struct spritz_topo *t, int src, int dst, int idx,
 	putchar('\n');
 }
 
-int cmd_paths(int argc, char **argv)
+/* Options and the TOPO argument's index; EXIT_USAGE (said) on bad ones. */
+static int paths_parse(int argc, char **argv, struct paths_opts *o, struct ctl_link_opts *lo)
 {
 	static const struct option longopts[] = {
 		CTL_COMMON_LONGOPTS,
@@ -76,38 +77,32 @@ int cmd_paths(int argc, char **argv)
 		{ "uniform", no_argument, NULL, OPT_UNIFORM },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct paths_opts o = { -1, -1, SPRITZ_DEF_W_SCALE, false };
-	struct spritz_path *list = NULL;
-	struct ctl_link_opts lo;
-	struct spritz_topo *t;
-	json_t *j = NULL, *arr = NULL;
-	int opt, ret, d, d0, d1, cap;
+	int opt, ret;
 
-	ctl_link_opts_init(&lo);
 	while ((opt = getopt_long(argc, argv, CTL_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SWITCH:
 		case OPT_DST:
-			*(opt == OPT_SWITCH ? &o.src : &o.dst) = ctl_parse_long(optarg, 1 << 30);
-			if ((opt == OPT_SWITCH ? o.src : o.dst) < 0) {
+			*(opt == OPT_SWITCH ? &o->src : &o->dst) = ctl_parse_long(optarg, 1 << 30);
+			if ((opt == OPT_SWITCH ? o->src : o->dst) < 0) {
 				ctl_err("failed to parse --%s \"%s\": expected a switch id",
 					opt == OPT_SWITCH ? "switch" : "dst", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_W_SCALE:
-			o.w_scale = ctl_parse_long(optarg, 1000000);
-			if (o.w_scale < 1) {
+			o->w_scale = ctl_parse_long(optarg, 1000000);
+			if (o->w_scale < 1) {
 				ctl_err("failed to parse --w-scale \"%s\": expected an integer "
 					">= 1", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_UNIFORM:
-			o.uniform = true;
+			o->uniform = true;
 			break;
 		default:
-			ret = ctl_common_opt(opt, optarg, &lo, "paths");
+			ret = ctl_common_opt(opt, optarg, lo, "paths");
 			if (ret <= 0) {
 				if (!ret)
 					ctl_cmd_usage("paths", stderr);
@@ -115,12 +110,77 @@ int cmd_paths(int argc, char **argv)
 			}
 		}
 	}
-	if (optind != argc - 1 || o.src < 0) {
-		if (o.src < 0 && optind == argc - 1)
+	if (optind != argc - 1 || o->src < 0) {
+		if (o->src < 0 && optind == argc - 1)
 			ctl_err("failed to list paths: --switch N is required");
 		ctl_cmd_usage("paths", stderr);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+/* The listing's head: a JSON object for "paths" to join, or the table's header. */
+static json_t *paths_head(const struct spritz_topo *t, const struct paths_opts *o)
+{
+	json_t *j;
+
+	if (!opt_json) {
+		printf("# %s, source switch %ld, w_scale %ld%s; * = minimal\n", t->name, o->src,
+		       o->w_scale, o->uniform ? " (uniform)" : "");
+		printf("#  dst  idx     ev  ev1  ev2   hop1   hop2   L/G   lat(ns)   weight cls"
+		       "  switches\n");
+		return NULL;
+	}
+	j = json_object();
+	json_object_set_new(j, "topology", json_string(t->name));
+	json_object_set_new(j, "switch", json_integer(o->src));
+	json_object_set_new(j, "dst", o->dst >= 0 ? json_integer(o->dst) : json_null());
+	json_object_set_new(j, "w_scale", json_integer(o->w_scale));
+	json_object_set_new(j, "uniform", json_boolean(o->uniform));
+	json_object_set_new(j, "ev2_unused", json_integer(SPRITZ_EV2_UNUSED));
+	return j;
+}
+
+/* Every path from o->src to @d, as rows or appended to @arr. */
+static int paths_of(struct spritz_topo *t, const struct paths_opts *o, int d,
+		    struct spritz_path *list, int cap, json_t *arr)
+{
+	int n = spritz_paths_list(t, (int)o->src, d, list, cap), i;
+	uint64_t longest;
+
+	if (n < 0) {
+		ctl_err("failed to list paths from %ld to %d: error %d", o->src, d, n);
+		return EXIT_FAIL;
+	}
+	longest = spritz_paths_longest(list, n);
+	for (i = 0; i < n; i++) {
+		double w = o->uniform ? 1.0
+				      : spritz_weight(list[i].latency_ps, longest,
+						      (unsigned int)o->w_scale);
+		bool minimal = spritz_path_minimal(t, (int)o->src, d, &list[i]);
+
+		if (arr)
+			json_array_append_new(arr, path_json(t, (int)o->src, d, &list[i], w,
+							     minimal));
+		else
+			path_row(t, (int)o->src, d, i, &list[i], w, minimal);
+	}
+	return EXIT_OK;
+}
+
+int cmd_paths(int argc, char **argv)
+{
+	struct paths_opts o = { -1, -1, SPRITZ_DEF_W_SCALE, false };
+	struct spritz_path *list = NULL;
+	struct ctl_link_opts lo;
+	struct spritz_topo *t;
+	json_t *j, *arr = NULL;
+	int ret, d, d0, d1, cap;
+
+	ctl_link_opts_init(&lo);
+	ret = paths_parse(argc, argv, &o, &lo);
+	if (ret)
+		return ret;
 	ret = ctl_load_topo(argv[optind], &lo, &t);
 	if (ret)
 		return ret;
@@ -139,46 +199,13 @@ int cmd_paths(int argc, char **argv)
 	}
 	d0 = o.dst >= 0 ? (int)o.dst : 0;
 	d1 = o.dst >= 0 ? (int)o.dst + 1 : t->nsw;
-	if (opt_json) {
-		j = json_object();
+	j = paths_head(t, &o);
+	if (j)
 		arr = json_array();
-		json_object_set_new(j, "topology", json_string(t->name));
-		json_object_set_new(j, "switch", json_integer(o.src));
-		json_object_set_new(j, "dst", o.dst >= 0 ? json_integer(o.dst) : json_null());
-		json_object_set_new(j, "w_scale", json_integer(o.w_scale));
-		json_object_set_new(j, "uniform", json_boolean(o.uniform));
-		json_object_set_new(j, "ev2_unused", json_integer(SPRITZ_EV2_UNUSED));
-	} else {
-		printf("# %s, source switch %ld, w_scale %ld%s; * = minimal\n", t->name, o.src,
-		       o.w_scale, o.uniform ? " (uniform)" : "");
-		printf("#  dst  idx     ev  ev1  ev2   hop1   hop2   L/G   lat(ns)   weight cls"
-		       "  switches\n");
-	}
 	ret = EXIT_OK;
-	for (d = d0; d < d1; d++) {
-		int n = spritz_paths_list(t, (int)o.src, d, list, cap), i;
-		uint64_t longest;
-
-		if (n < 0) {
-			ctl_err("failed to list paths from %ld to %d: error %d", o.src, d, n);
-			ret = EXIT_FAIL;
-			break;
-		}
-		longest = spritz_paths_longest(list, n);
-		for (i = 0; i < n; i++) {
-			double w = o.uniform ? 1.0
-					     : spritz_weight(list[i].latency_ps, longest,
-							     (unsigned int)o.w_scale);
-			bool minimal = spritz_path_minimal(t, (int)o.src, d, &list[i]);
-
-			if (opt_json)
-				json_array_append_new(arr, path_json(t, (int)o.src, d, &list[i], w,
-								     minimal));
-			else
-				path_row(t, (int)o.src, d, i, &list[i], w, minimal);
-		}
-	}
-	if (opt_json) {
+	for (d = d0; d < d1 && ret == EXIT_OK; d++)
+		ret = paths_of(t, &o, d, list, cap, arr);
+	if (j) {
 		json_object_set_new(j, "paths", arr);
 		if (ret == EXIT_OK)
 			ret = ctl_json_print(j);
