@@ -173,13 +173,10 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* Build Slim Fly(q, p). */
-int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t errlen)
+/* Slim Fly's parameters: q a prime power 4w +- 1 below 256, p >= 0, ports within an EV. */
+static int sf_check(int q, int p, char *err, size_t errlen)
 {
-	struct spritz_topo *t;
-	struct spritz_gf *F;
-	uint8_t inX[256] = { 0 }, inXp[256] = { 0 }, pw[256];
-	int delta, w, deg, nsw, qq, e, v, ret, pr, kk;
+	int pr, kk, delta, deg;
 
 	if (q < 2 || q > 255 || !spritz_prime_power(q, &pr, &kk)) {
 		spritz_seterr(err, errlen, "q = %d is not a prime power below 256", q);
@@ -200,11 +197,16 @@ int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t err
 		     SPRITZ_MAX_NET_PORTS);
 		return -EINVAL;
 	}
-	F = malloc(sizeof(*F));
-	if (!F)
-		return -ENOMEM;
-	spritz_gf_init(F, q);
-	w = (q - delta) / 4;
+	return 0;
+}
+
+/* The generator sets X (subgraph 0) and X' (subgraph 1) as membership tables. */
+static int sf_generators(const struct spritz_gf *F, int q, uint8_t *inX, uint8_t *inXp,
+			 char *err, size_t errlen)
+{
+	int delta = sf_delta(q), w = (q - delta) / 4, e, v;
+	uint8_t pw[256];
+
 	/* pw[e] = xi^e for e = 0..255; exponents like 4w-2 = q-1 wrap to xi^0 */
 	pw[0] = 1;
 	for (e = 1; e < 256; e++)
@@ -226,17 +228,76 @@ int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t err
 	}
 	for (v = 1; v < q; v++)
 		if (inX[v] != inX[F->neg[v]] || inXp[v] != inXp[F->neg[v]]) {
-			free(F);
 			spritz_seterr(err, errlen, "q = %d: generator sets are not symmetric", q);
 			return -EINVAL;
 		}
-	qq = q * q;
-	nsw = 2 * qq;
-	t = spritz_topo_alloc(nsw, (size_t)nsw * deg);
-	if (!t) {
-		free(F);
-		return -ENOMEM;
+	return 0;
+}
+
+/* Switch @v's ports: its group's neighbours, then the other subgraph's, sorted. */
+static int sf_wire(struct spritz_topo *t, const struct spritz_gf *F, const uint8_t *inX,
+		   const uint8_t *inXp, int v, int deg, char *err, size_t errlen)
+{
+	int q = t->q, qq = q * q, s = v / qq, x = (v / q) % q, y = v % q, n = 0, z, i;
+	uint32_t o = (uint32_t)v * deg;
+	int *nb = t->port_nbr + o;
+
+	t->group[v] = v / q;
+	t->hosts[v] = t->p;
+	t->port_off[v] = o;
+	for (z = 1; z < q; z++) {
+		/* same group: y - y' in X (or c - c' in X') */
+		if (!(s ? inXp : inX)[z])
+			continue;
+		if (n < deg)
+			nb[n] = s * qq + x * q + F->add[y][F->neg[z]];
+		n++;
 	}
+	for (z = 0; z < q; z++) {
+		if (n >= deg) {
+			n++;
+			continue;
+		}
+		if (s == 0) /* (0,x,y) ~ (1,m=z, c = y - m x) */
+			nb[n] = qq + z * q + F->add[y][F->neg[F->mul[z][x]]];
+		else        /* (1,m=x,c=y) ~ (0,x'=z, m x' + c) */
+			nb[n] = z * q + F->add[F->mul[x][z]][y];
+		n++;
+	}
+	if (n != deg) {
+		spritz_seterr(err, errlen, "q = %d: switch %d has degree %d, expected %d", q, v, n, deg);
+		return -EINVAL;
+	}
+	qsort(nb, deg, sizeof(int), cmp_int);
+	for (i = 0; i < deg; i++)
+		t->port_type[o + i] = nb[i] / q == v / q ? SPRITZ_LINK_LOCAL : SPRITZ_LINK_GLOBAL;
+	return 0;
+}
+
+/* Build Slim Fly(q, p). */
+int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t errlen)
+{
+	struct spritz_topo *t = NULL;
+	uint8_t inX[256] = { 0 }, inXp[256] = { 0 };
+	int deg, nsw, v, ret;
+	struct spritz_gf *F;
+
+	ret = sf_check(q, p, err, errlen);
+	if (ret)
+		return ret;
+	deg = (3 * q - sf_delta(q)) / 2;
+	nsw = 2 * q * q;
+	F = malloc(sizeof(*F));
+	if (!F)
+		return -ENOMEM;
+	spritz_gf_init(F, q);
+	ret = sf_generators(F, q, inX, inXp, err, errlen);
+	if (ret)
+		goto fail;
+	ret = -ENOMEM;
+	t = spritz_topo_alloc(nsw, (size_t)nsw * deg);
+	if (!t)
+		goto fail;
 	t->kind = SPRITZ_TOPO_SLIMFLY;
 	t->policy = SPRITZ_POLICY_GENERIC;
 	t->q = q;
@@ -244,48 +305,13 @@ int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t err
 	t->bound = (struct spritz_bound){ SPRITZ_SF_MAX_HOPS, -1, -1 };
 	snprintf(t->name, sizeof(t->name), "slimfly:q=%d,p=%d", q, p);
 	t->group = malloc(sizeof(int) * nsw);
-	if (!t->group) {
-		ret = -ENOMEM;
+	if (!t->group)
 		goto fail;
-	}
 	t->ngroups = 2 * q;
-	for (v = 0; v < nsw; v++) {
-		int s = v / qq, x = (v / q) % q, y = v % q, n = 0, z, i;
-		uint32_t o = (uint32_t)v * deg;
-		int *nb = t->port_nbr + o;
-
-		t->group[v] = v / q;
-		t->hosts[v] = p;
-		t->port_off[v] = o;
-		for (z = 1; z < q; z++) {
-			/* same group: y - y' in X (or c - c' in X') */
-			if (!(s ? inXp : inX)[z])
-				continue;
-			if (n < deg)
-				nb[n] = s * qq + x * q + F->add[y][F->neg[z]];
-			n++;
-		}
-		for (z = 0; z < q; z++) {
-			if (n >= deg) {
-				n++;
-				continue;
-			}
-			if (s == 0) /* (0,x,y) ~ (1,m=z, c = y - m x) */
-				nb[n] = qq + z * q + F->add[y][F->neg[F->mul[z][x]]];
-			else        /* (1,m=x,c=y) ~ (0,x'=z, m x' + c) */
-				nb[n] = z * q + F->add[F->mul[x][z]][y];
-			n++;
-		}
-		if (n != deg) {
-			spritz_seterr(err, errlen, "q = %d: switch %d has degree %d, expected %d", q, v, n, deg);
-			ret = -EINVAL;
-			goto fail;
-		}
-		qsort(nb, deg, sizeof(int), cmp_int);
-		for (i = 0; i < deg; i++)
-			t->port_type[o + i] = nb[i] / q == v / q ? SPRITZ_LINK_LOCAL
-								 : SPRITZ_LINK_GLOBAL;
-	}
+	for (v = 0, ret = 0; v < nsw && !ret; v++)
+		ret = sf_wire(t, F, inX, inXp, v, deg, err, errlen);
+	if (ret)
+		goto fail;
 	t->port_off[nsw] = (uint32_t)nsw * deg;
 	free(F);
 	F = NULL;
