@@ -908,8 +908,11 @@ static void receiver(int ns, int port, int readyfd, FILE *out, long long deadlin
 	exit(0);
 }
 
+/* A sender's flow: WAIT for its start, CONNECTING, SENDING, waiting for the EOF, DONE or FAILED. */
+enum { SF_WAIT, SF_CONNECTING, SF_SENDING, SF_EOF_WAIT, SF_DONE, SF_FAILED };
+
 struct sflow {
-	int id, fd, state;	/* 0 wait, 1 connecting, 2 sending, 3 wait EOF, 4 done */
+	int id, fd, state;
 	long long sent, total;
 	long long t_start;
 };
@@ -926,20 +929,150 @@ static void report_sender(FILE *out, struct sflow *f, const char *err)
 		retrans = ti.tcpi_total_retrans;
 		state = ti.tcpi_state;
 	}
-	fprintf(out, "S %d %lld %u %d %d %s\n", f->id, f->t_start, retrans, f->state == 4,
+	fprintf(out, "S %d %lld %u %d %d %s\n", f->id, f->t_start, retrans, f->state == SF_DONE,
 		state, err ? err : "-");
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;
 }
 
+/* End @f: report it (@err NULL: finished) and leave it in @state. */
+static void sflow_end(FILE *out, struct sflow *f, int state, const char *err)
+{
+	f->state = state;
+	report_sender(out, f, err);
+}
+
+/* A failed connect as "connect:<strerror>", one word (the report's last field). */
+static void sflow_connect_failed(FILE *out, struct sflow *f, int err)
+{
+	char m[96];
+
+	snprintf(m, sizeof(m), "connect:%s", strerror(err));
+	for (char *p = m; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	sflow_end(out, f, SF_FAILED, m);
+}
+
+/* Open @f's non-blocking connection (its start time has come). */
+static void sflow_connect(int ns, FILE *out, struct sflow *f)
+{
+	const struct flow *fl = &flows[f->id];
+
+	f->fd = socket(fl->dst_sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (f->fd < 0)
+		die("%s: failed to create socket: %s", ns_name[ns], strerror(errno));
+	f->t_start = now_ns();
+	f->state = SF_CONNECTING;
+	if (connect(f->fd, (const struct sockaddr *)&fl->dst_sa, fl->dst_len) &&
+	    errno != EINPROGRESS)
+		sflow_connect_failed(out, f, errno);
+}
+
+/* Write @f's header and payload until the socket is full; shut down when all is sent. */
+static void sflow_write(FILE *out, struct sflow *f)
+{
+	static const char zero[65536];
+
+	while (f->state == SF_SENDING) {
+		unsigned char hdr[FG_HDR] = {};
+		const void *p = zero;
+		size_t len;
+		ssize_t w;
+
+		if (f->sent < FG_HDR) {
+			uint32_t id = htonl(f->id);
+			uint64_t sz = flows[f->id].size;
+
+			memcpy(hdr, &id, 4);
+			memcpy(hdr + 8, &sz, 8);
+			p = hdr + f->sent;
+			len = FG_HDR - f->sent;
+		} else {
+			len = sizeof(zero);
+			if (f->total - f->sent < (long long)len)
+				len = f->total - f->sent;
+		}
+		w = send(f->fd, p, len, MSG_NOSIGNAL);
+		if (w < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				sflow_end(out, f, SF_FAILED, "send_failed");
+			return;
+		}
+		f->sent += w;
+		if (f->sent == f->total) {
+			shutdown(f->fd, SHUT_WR);
+			f->state = SF_EOF_WAIT;
+		}
+	}
+}
+
+/*
+ * The receiver's EOF, or a failed read, ends @f: everything was sent, and
+ * whether it all arrived is the receiver's report.  A tagged flow may stop
+ * the run.
+ */
+static void sflow_read_eof(FILE *out, struct sflow *f)
+{
+	char b[256];
+	ssize_t r = read(f->fd, b, sizeof(b));
+
+	if (r > 0 || (r < 0 && errno == EAGAIN))
+		return;
+	sflow_end(out, f, SF_DONE, r == 0 ? NULL : "read_failed");
+	if (r == 0 && stop_tag && !strcmp(flows[f->id].tag, stop_tag) &&
+	    write(stop_wfd, "s", 1) != 1)
+		die("failed to signal a finished flow: %s", strerror(errno));
+}
+
+/* One poll event of @f: its connect's result, room to write, or the EOF. */
+static void sflow_event(FILE *out, struct sflow *f, short revents)
+{
+	if (f->state == SF_CONNECTING) {
+		int e = 0;
+		socklen_t el = sizeof(e);
+
+		getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &e, &el);
+		if (e) {
+			sflow_connect_failed(out, f, e);
+			return;
+		}
+		f->state = SF_SENDING;
+	}
+	sflow_write(out, f);
+	if (f->state == SF_EOF_WAIT && (revents & (POLLIN | POLLHUP | POLLERR)))
+		sflow_read_eof(out, f);
+}
+
+/* Start every flow whose time has come; the next start time, or @next. */
+static long long sflows_start(int ns, FILE *out, struct sflow *s, int n, long long t0,
+			      long long next)
+{
+	long long t = now_ns();
+	int i;
+
+	for (i = 0; i < n; i++) {
+		long long at = t0 + flows[s[i].id].start_us * 1000LL;
+
+		if (s[i].state != SF_WAIT)
+			continue;
+		if (at > t) {
+			if (at < next)
+				next = at;
+			continue;
+		}
+		sflow_connect(ns, out, &s[i]);
+	}
+	return next;
+}
+
 /* One sender: every flow out of namespace ns, each at t0 + start. */
 static void sender(int ns, long long t0, FILE *out, long long deadline)
 {
-	static char zero[65536];
 	struct sflow *s;
 	struct pollfd *pfd;
-	int n = 0, i, active;
+	int n = 0, i;
 
 	enter_ns(ns);
 	signal(SIGPIPE, SIG_IGN);
@@ -956,131 +1089,35 @@ static void sender(int ns, long long t0, FILE *out, long long deadline)
 			s[n].total = FG_HDR + flows[i].size;
 			n++;
 		}
-	active = n;
-	while (active && now_ns() < deadline && !stop_now) {
-		long long next = deadline, t = now_ns();
-		int np = 0;
+	for (;;) {
+		long long next;
+		int active = 0;
 
+		for (i = 0; i < n; i++)
+			active += s[i].state < SF_DONE;
+		if (!active || now_ns() >= deadline || stop_now)
+			break;
+		next = sflows_start(ns, out, s, n, t0, deadline);
 		for (i = 0; i < n; i++) {
-			struct flow *fl = &flows[s[i].id];
-			long long at = t0 + fl->start_us * 1000LL;
-
-			if (s[i].state != 0)
-				continue;
-			if (at > t) {
-				if (at < next)
-					next = at;
-				continue;
-			}
-			s[i].fd = socket(fl->dst_sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK, 0);
-			if (s[i].fd < 0)
-				die("%s: failed to create socket: %s", ns_name[ns], strerror(errno));
-			s[i].t_start = now_ns();
-			s[i].state = 1;
-			if (connect(s[i].fd, (struct sockaddr *)&fl->dst_sa, fl->dst_len) &&
-			    errno != EINPROGRESS) {
-				char e[96];
-
-				snprintf(e, sizeof(e), "connect:%s", strerror(errno));
-				for (char *p = e; *p; p++)
-					if (*p == ' ')
-						*p = '_';
-				report_sender(out, &s[i], e);
-				s[i].state = 5;
-				active--;
-			}
-		}
-		for (i = 0; i < n; i++) {
-			short ev = s[i].state == 1 || s[i].state == 2 ? POLLOUT :
-				   s[i].state == 3 ? POLLIN : 0;
+			short ev = s[i].state == SF_CONNECTING || s[i].state == SF_SENDING ? POLLOUT :
+				   s[i].state == SF_EOF_WAIT ? POLLIN : 0;
 
 			pfd[i].fd = ev ? s[i].fd : -1;
 			pfd[i].events = ev;
 			pfd[i].revents = 0;
-			np++;
 		}
-		if (wait_fds(pfd, np, next) < 0) {
+		if (wait_fds(pfd, n, next) < 0) {
 			if (errno != EINTR)
 				die("%s: failed to poll: %s", ns_name[ns], strerror(errno));
 			continue;
 		}
-		for (i = 0; i < n; i++) {
-			struct sflow *f = &s[i];
-
-			if (!pfd[i].revents)
-				continue;
-			if (f->state == 1) {
-				int e = 0;
-				socklen_t el = sizeof(e);
-
-				getsockopt(f->fd, SOL_SOCKET, SO_ERROR, &e, &el);
-				if (e) {
-					char m[96];
-
-					snprintf(m, sizeof(m), "connect:%s", strerror(e));
-					for (char *p = m; *p; p++)
-						if (*p == ' ')
-							*p = '_';
-					report_sender(out, f, m);
-					f->state = 5;
-					active--;
-					continue;
-				}
-				f->state = 2;
-			}
-			while (f->state == 2) {
-				unsigned char hdr[FG_HDR] = {};
-				const void *p = zero;
-				size_t len;
-				ssize_t w;
-
-				if (f->sent < FG_HDR) {
-					uint32_t id = htonl(f->id);
-					uint64_t sz = flows[f->id].size;
-
-					memcpy(hdr, &id, 4);
-					memcpy(hdr + 8, &sz, 8);
-					p = hdr + f->sent;
-					len = FG_HDR - f->sent;
-				} else {
-					len = sizeof(zero);
-					if (f->total - f->sent < (long long)len)
-						len = f->total - f->sent;
-				}
-				w = send(f->fd, p, len, MSG_NOSIGNAL);
-				if (w < 0) {
-					if (errno == EAGAIN || errno == EWOULDBLOCK)
-						break;
-					report_sender(out, f, "send_failed");
-					f->state = 5;
-					active--;
-					break;
-				}
-				f->sent += w;
-				if (f->sent == f->total) {
-					shutdown(f->fd, SHUT_WR);
-					f->state = 3;
-				}
-			}
-			if (f->state == 3 && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-				char b[256];
-				ssize_t r = read(f->fd, b, sizeof(b));
-
-				if (r == 0 || (r < 0 && errno != EAGAIN)) {
-					f->state = 4;
-					report_sender(out, f, r == 0 ? NULL : "read_failed");
-					active--;
-					if (r == 0 && stop_tag && !strcmp(flows[f->id].tag, stop_tag) &&
-					    write(stop_wfd, "s", 1) != 1)
-						die("failed to signal a finished flow: %s",
-						    strerror(errno));
-				}
-			}
-		}
+		for (i = 0; i < n; i++)
+			if (pfd[i].revents)
+				sflow_event(out, &s[i], pfd[i].revents);
 	}
 	for (i = 0; i < n; i++)
-		if (s[i].state < 4)
-			report_sender(out, &s[i], s[i].state == 0 ? "not_started" :
+		if (s[i].state < SF_DONE)
+			report_sender(out, &s[i], s[i].state == SF_WAIT ? "not_started" :
 						  stop_now ? "stopped" : "deadline");
 	fflush(out);
 	exit(0);
