@@ -1222,6 +1222,65 @@ static void reap(const pid_t *pids, FILE **res, int n, const char *what, long lo
 	}
 }
 
+/* Does namespace @ns receive (@as_dst) or send any flow? */
+static bool ns_has_flow(int ns, bool as_dst)
+{
+	int j;
+
+	for (j = 0; j < nflows; j++)
+		if ((as_dst ? flows[j].dst_ns : flows[j].src_ns) == ns)
+			return true;
+	return false;
+}
+
+/* Fork a child with its own result file in *@res: 0 in the child, its pid in the parent. */
+static pid_t spawn(FILE **res)
+{
+	pid_t pid;
+
+	*res = tmpfile();
+	if (!*res)
+		die("failed to create result file: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("failed to fork: %s", strerror(errno));
+	return pid;
+}
+
+/* Every flow's result and the run's totals, as flowgen run prints them. */
+static json_t *run_json(long long t0, long long t_end, int *nfin)
+{
+	json_t *root, *arr = json_array();
+	int i;
+
+	*nfin = 0;
+	for (i = 0; i < nflows; i++) {
+		struct flow *f = &flows[i];
+		int fin = f->started && f->rx_eof && f->tx_done && f->rx_bytes == f->size;
+		json_t *o;
+
+		*nfin += fin;
+		o = json_pack("{s:i,s:I,s:s,s:s,s:s,s:s,s:I,s:s,s:b,s:I,s:i}", "id", i, "start_us",
+			      (json_int_t)f->start_us, "src", f->src, "dst", f->dst, "src_ns",
+			      ns_name[f->src_ns], "dst_ns", ns_name[f->dst_ns], "size",
+			      (json_int_t)f->size, "tag", f->tag, "finished", fin, "bytes",
+			      (json_int_t)f->rx_bytes, "retransmits", (int)f->retrans);
+		json_object_set_new(o, "fct_us",
+				    fin ? json_integer((f->t_end - f->t_start) / 1000) : json_null());
+		if (f->err[0])
+			json_object_set_new(o, "error", json_string(f->err));
+		if (!fin && f->started && tcp_state_name(f->tcp_state))
+			json_object_set_new(o, "tcp_state",
+					    json_string(tcp_state_name(f->tcp_state)));
+		json_array_append_new(arr, o);
+	}
+	root = json_pack("{s:I,s:i,s:i,s:o}", "deadline_us", (json_int_t)((t_end - t0) / 1000),
+			 "flows_total", nflows, "finished", *nfin, "flows", arr);
+	if (stop_tag)
+		json_object_set_new(root, "stop_tag", json_string(stop_tag));
+	return root;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1234,12 +1293,12 @@ static int cmd_run(int argc, char **argv)
 	};
 	const char *plan = "/run/spritz-lab/plan", *outpath = NULL;
 	double deadline_s = 30;
-	int port = 5001, c, i, j, ready[2], stop[2], nrx = 0, nfin = 0, nstop = 0;
+	int port = 5001, c, i, ready[2], stop[2], nrx = 0, nfin, nstop = 0;
 	long long t0, deadline, t_end;
 	FILE **res;
 	pid_t *pids;
 	int npids = 0;
-	json_t *root, *arr;
+	json_t *root;
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -1288,16 +1347,9 @@ static int cmd_run(int argc, char **argv)
 	stop_wfd = stop[1];
 	fflush(NULL);
 	for (i = 0; i < nns; i++) {
-		for (j = 0; j < nflows && flows[j].dst_ns != i; j++)
-			;
-		if (j == nflows)
+		if (!ns_has_flow(i, true))
 			continue;
-		res[npids] = tmpfile();
-		if (!res[npids])
-			die("failed to create result file: %s", strerror(errno));
-		pids[npids] = fork();
-		if (pids[npids] < 0)
-			die("failed to fork: %s", strerror(errno));
+		pids[npids] = spawn(&res[npids]);
 		if (!pids[npids]) {
 			close(ready[0]);
 			close(stop[0]);
@@ -1316,16 +1368,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	close(ready[0]);
 	for (i = 0; i < nns; i++) {
-		for (j = 0; j < nflows && flows[j].src_ns != i; j++)
-			;
-		if (j == nflows)
+		if (!ns_has_flow(i, false))
 			continue;
-		res[npids] = tmpfile();
-		if (!res[npids])
-			die("failed to create result file: %s", strerror(errno));
-		pids[npids] = fork();
-		if (pids[npids] < 0)
-			die("failed to fork: %s", strerror(errno));
+		pids[npids] = spawn(&res[npids]);
 		if (!pids[npids]) {
 			close(stop[0]);
 			sender(i, t0, res[npids], deadline);
@@ -1340,31 +1385,7 @@ static int cmd_run(int argc, char **argv)
 	reap(pids, res, nrx, "receiver", t_end);
 	if (!t_end)
 		t_end = deadline;
-	arr = json_array();
-	for (i = 0; i < nflows; i++) {
-		struct flow *f = &flows[i];
-		int fin = f->started && f->rx_eof && f->tx_done && f->rx_bytes == f->size;
-		json_t *o;
-
-		nfin += fin;
-		o = json_pack("{s:i,s:I,s:s,s:s,s:s,s:s,s:I,s:s,s:b,s:I,s:i}", "id", i, "start_us",
-			      (json_int_t)f->start_us, "src", f->src, "dst", f->dst, "src_ns",
-			      ns_name[f->src_ns], "dst_ns", ns_name[f->dst_ns], "size",
-			      (json_int_t)f->size, "tag", f->tag, "finished", fin, "bytes",
-			      (json_int_t)f->rx_bytes, "retransmits", (int)f->retrans);
-		json_object_set_new(o, "fct_us",
-				    fin ? json_integer((f->t_end - f->t_start) / 1000) : json_null());
-		if (f->err[0])
-			json_object_set_new(o, "error", json_string(f->err));
-		if (!fin && f->started && tcp_state_name(f->tcp_state))
-			json_object_set_new(o, "tcp_state",
-					    json_string(tcp_state_name(f->tcp_state)));
-		json_array_append_new(arr, o);
-	}
-	root = json_pack("{s:I,s:i,s:i,s:o}", "deadline_us", (json_int_t)((t_end - t0) / 1000),
-			 "flows_total", nflows, "finished", nfin, "flows", arr);
-	if (stop_tag)
-		json_object_set_new(root, "stop_tag", json_string(stop_tag));
+	root = run_json(t0, t_end, &nfin);
 	if (outpath) {
 		if (json_dump_file(root, outpath, JSON_INDENT(1)))
 			die("failed to write %s: %s", outpath, strerror(errno));
