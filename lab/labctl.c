@@ -119,9 +119,9 @@ static struct spritz_topo *load_topo(const char *spec)
 	char err[512] = "";
 
 	if (spritz_topo_parse(spec, &t, err, sizeof(err)))
-		die("bad topology \"%s\": %s", spec, err);
+		die("failed to parse topology \"%s\": %s", spec, err);
 	if (spritz_lab_check(t, err, sizeof(err)))
-		die("%s: %s", spec, err);
+		die("failed to use topology \"%s\" for the lab: %s", spec, err);
 	return t;
 }
 
@@ -133,7 +133,7 @@ static int pinned(const char *name)
 	snprintf(path, sizeof(path), "%s/%s", SPRITZ_SW_PIN_DIR, name);
 	fd = bpf_obj_get(path);
 	if (fd < 0)
-		die("cannot open %s: %s (is the lab loaded?)", path, strerror(errno));
+		die("failed to open %s: %s (is the lab loaded?)", path, strerror(errno));
 	return fd;
 }
 
@@ -304,10 +304,11 @@ static int attach_ns(int s, const int *ifindexes, int n, int prog_fd)
 
 		err = bpf_tc_hook_create(&hook);
 		if (err && err != -EEXIST)
-			die("sw%d: clsact on ifindex %d: %s", s, ifindexes[i], strerror(-err));
+			die("failed to create clsact of sw%d on ifindex %d: %s", s, ifindexes[i],
+			    strerror(-err));
 		err = bpf_tc_attach(&hook, &opts);
 		if (err)
-			die("sw%d: attach on ifindex %d: %s", s, ifindexes[i], strerror(-err));
+			die("failed to attach sw%d on ifindex %d: %s", s, ifindexes[i], strerror(-err));
 	}
 	return 0;
 }
@@ -337,7 +338,7 @@ static int cmd_load(int argc, char **argv)
 		case 'm':
 			mode = spritz_sw_mode_parse(optarg);
 			if (mode < 0)
-				die("unknown mode %s (spritz, minimal, valiant, ecmp, ugal-l)", optarg);
+				die("failed to parse --mode %s: expected spritz, minimal, valiant, ecmp or ugal-l", optarg);
 			break;
 		case 't': flags |= SPRITZ_SW_F_TRACE; break;
 		case 'r': rate = atof(optarg); break;
@@ -359,7 +360,7 @@ static int cmd_load(int argc, char **argv)
 	t = load_topo(argv[optind]);
 	skel = spritz_switch__open_and_load();
 	if (!skel)
-		die("cannot load the switch pipeline: %s", strerror(errno));
+		die("failed to load the switch pipeline: %s", strerror(errno));
 	fds.cfg = bpf_map__fd(skel->maps.sw_cfg);
 	fds.info = bpf_map__fd(skel->maps.sw_info);
 	fds.ports = bpf_map__fd(skel->maps.sw_ports);
@@ -371,10 +372,10 @@ static int cmd_load(int argc, char **argv)
 				(uint32_t)(hrate * 1000 + 0.5), (uint32_t)limit, err, sizeof(err)))
 		die("%s", err);
 	if (bpf_object__pin_maps(skel->obj, SPRITZ_SW_PIN_DIR))
-		die("cannot pin maps under %s: %s", SPRITZ_SW_PIN_DIR, strerror(errno));
+		die("failed to pin maps under %s: %s", SPRITZ_SW_PIN_DIR, strerror(errno));
 	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (self < 0)
-		die("open /proc/self/ns/net: %s", strerror(errno));
+		die("failed to open /proc/self/ns/net: %s", strerror(errno));
 	for (s = 0; s < t->nsw; s++) {
 		n = 0;
 		for (i = 0; i < spritz_topo_degree(t, s); i++)
@@ -384,7 +385,7 @@ static int cmd_load(int argc, char **argv)
 		attach_ns(s, ifs, n, bpf_program__fd(skel->progs.spritz_switch));
 	}
 	if (setns(self, CLONE_NEWNET))
-		die("setns back: %s", strerror(errno));
+		die("failed to return to the first network namespace: %s", strerror(errno));
 	printf("labctl: %s: %d switches, mode %s, maps in %s\n", t->name, t->nsw,
 	       spritz_sw_mode_name(mode), SPRITZ_SW_PIN_DIR);
 	spritz_switch__destroy(skel); /* tc filters and pins keep it alive */
@@ -404,10 +405,10 @@ static int cmd_mode(int argc, char **argv)
 		die("usage: labctl mode spritz|minimal|valiant|ecmp|ugal-l");
 	fd = pinned("sw_cfg");
 	if (bpf_map_lookup_elem(fd, &zero, &cfg))
-		die("sw_cfg: %s", strerror(errno));
+		die("failed to read sw_cfg: %s", strerror(errno));
 	cfg.mode = mode;
 	if (bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY))
-		die("sw_cfg: %s", strerror(errno));
+		die("failed to update sw_cfg: %s", strerror(errno));
 	return 0;
 }
 
@@ -454,7 +455,7 @@ static int cmd_fail(int argc, char **argv)
 					continue;
 				err = spritz_sw_link_flags(t, fd, s, i, set, clr);
 				if (err)
-					die("link %d:%d: %s", s, i, strerror(-err));
+					die("failed to set link %d:%d: %s", s, i, strerror(-err));
 				printf("%d %d %d %d\n", s, i, n, spritz_topo_port_of(t, n, s));
 			}
 	}
@@ -462,10 +463,10 @@ static int cmd_fail(int argc, char **argv)
 		int n;
 
 		if (sscanf(argv[a], "%d:%d", &s, &i) != 2)
-			die("bad link \"%s\": expected SWITCH:PORT", argv[a]);
+			die("failed to parse link \"%s\": expected SWITCH:PORT", argv[a]);
 		err = spritz_sw_link_flags(t, fd, s, i, set, clr);
 		if (err)
-			die("link %s: %s", argv[a], strerror(-err));
+			die("failed to set link %s: %s", argv[a], strerror(-err));
 		n = spritz_topo_port_nbr(t, s, i);
 		printf("%d %d %d %d\n", s, i, n, spritz_topo_port_of(t, n, s));
 	}
@@ -486,7 +487,7 @@ static void map_read_all(int fd, const char *name, uint32_t n, size_t vsz, void 
 	int got;
 
 	if (!keys)
-		die("out of memory");
+		die("failed to allocate: out of memory");
 	got = spritz_map_read_array(fd, n, vsz, keys, vals);
 	if (got < 0)
 		die("failed to read %s: %s", name, strerror(-got));
@@ -502,7 +503,7 @@ static void map_zero_all(int fd, const char *name, uint32_t n, size_t vsz)
 	void *zero = calloc(n, vsz);
 
 	if (!keys || !zero)
-		die("out of memory");
+		die("failed to allocate: out of memory");
 	for (k = 0; k < n; k++)
 		keys[k] = k;
 	if (bpf_map_update_batch(fd, keys, zero, &count, NULL))
@@ -536,7 +537,7 @@ static void print_links(const struct spritz_sw_ctr *v, const struct spritz_sw_po
 	int cpu;
 
 	if (!l)
-		die("out of memory");
+		die("failed to allocate: out of memory");
 	for (key = 0; key < nkeys; key++) {
 		uint64_t pk = 0;
 
@@ -583,7 +584,7 @@ static int cmd_counters(int argc, char **argv)
 	dv = calloc((size_t)ndrop * ncpu, sizeof(*dv));
 	ports = calloc(ntx, sizeof(*ports));
 	if (!v || !dv || !ports)
-		die("out of memory");
+		die("failed to allocate: out of memory");
 	map_read_all(txfd, "sw_tx", ntx, sizeof(*v) * ncpu, v);
 	map_read_all(pfd, "sw_ports", ntx, sizeof(*ports), ports);
 	if (links) {
@@ -1097,7 +1098,8 @@ static int cmd_send(int argc, char **argv)
 	else if (!strncmp(proto, "tcp", 3))
 		l4p = 6, l4hl = 20;
 	else
-		die("unknown --proto %s", proto);
+		die("failed to parse --proto %s: expected icmp6, udp, udp-carrier, tcp-ack or "
+		    "tcp-data", proto);
 	l4len = l4hl + paylen;
 
 	spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, ss, SPRITZ_SW_HOST_SLOT0 + sk, b);
@@ -1159,15 +1161,15 @@ static int cmd_send(int argc, char **argv)
 
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0)
-		die("socket(AF_PACKET): %s", strerror(errno));
+		die("failed to create packet socket: %s", strerror(errno));
 	sll.sll_ifindex = if_nametoindex(dev);
 	sll.sll_halen = 6;
 	memcpy(sll.sll_addr, b, 6);
 	if (!sll.sll_ifindex)
-		die("no device %s", dev);
+		die("failed to find device %s", dev);
 	for (i = 0; i < count; i++)
 		if (sendto(fd, b, len, 0, (struct sockaddr *)&sll, sizeof(sll)) != (ssize_t)len)
-			die("sendto: %s", strerror(errno));
+			die("failed to send frame: %s", strerror(errno));
 	close(fd);
 	return 0;
 }
@@ -1191,5 +1193,5 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	die("unknown command %s", argv[1]);
+	die("failed to run %s: unknown command", argv[1]);
 }
