@@ -1291,9 +1291,15 @@ void usage()
 	exit(2);
 }
 
-} // namespace
+/* The command line beyond the fabric's parameters. */
+struct Args {
+	const char *topo = nullptr, *flows = nullptr, *out = nullptr, *scheme = "ecmp";
+	bool walk = false, progress = false, have_rng = false;
+	uint32_t rng_seed = 0;
+};
 
-int main(int argc, char **argv)
+/* Options into @P, @A and the run's own settings in @S; usage() or die() on bad ones. */
+void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 {
 	static const struct option opts[] = {
 		{ "topo", required_argument, nullptr, 't' },
@@ -1318,20 +1324,14 @@ int main(int argc, char **argv)
 		{ "no-disable", no_argument, nullptr, 'N' },
 		{ nullptr, 0, nullptr, 0 },
 	};
-	static Sim sim;
-	const char *topo = nullptr, *flows = nullptr, *out = nullptr, *scheme = "ecmp";
-	Params P;
-	bool do_walk = false, progress = false, have_rng = false;
-	uint32_t rng_seed = 0;
-	char err[256];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, nullptr)) != -1) {
 		switch (c) {
-		case 't': topo = optarg; break;
-		case 'f': flows = optarg; break;
-		case 's': scheme = optarg; break;
-		case 'o': out = optarg; break;
+		case 't': A.topo = optarg; break;
+		case 'f': A.flows = optarg; break;
+		case 's': A.scheme = optarg; break;
+		case 'o': A.out = optarg; break;
 		case 'F': P.fail = atof(optarg); break;
 		case 'S': P.seed = strtoul(optarg, nullptr, 0); break;
 		case 'd': P.deadline_us = strtoull(optarg, nullptr, 0); break;
@@ -1339,14 +1339,14 @@ int main(int argc, char **argv)
 		case 'r': P.rto_us = strtoul(optarg, nullptr, 0); break;
 		case 'D': P.dupthresh = strtoul(optarg, nullptr, 0); break;
 		case 'R': P.rate_gbps = atof(optarg); break;
-		case 'p': progress = true; break;
-		case 'w': do_walk = true; break;
-		case 'T': sim.stop_tag = optarg; break;
-		case 'G': rng_seed = strtoul(optarg, nullptr, 0); have_rng = true; break;
-		case 'E': sim.ecmp_tag = optarg; break;
-		case 'X': sim.trace_flow = strtol(optarg, nullptr, 0); break;
-		case 'N': sim.no_disable = true; break;
-		case 'C': sim.setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
+		case 'p': A.progress = true; break;
+		case 'w': A.walk = true; break;
+		case 'T': S->stop_tag = optarg; break;
+		case 'G': A.rng_seed = strtoul(optarg, nullptr, 0); A.have_rng = true; break;
+		case 'E': S->ecmp_tag = optarg; break;
+		case 'X': S->trace_flow = strtol(optarg, nullptr, 0); break;
+		case 'N': S->no_disable = true; break;
+		case 'C': S->setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
 		case 'M':
 			P.max_cwnd = strtoll(optarg, nullptr, 0);
 			if (P.max_cwnd < 0)
@@ -1355,29 +1355,33 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (!topo || (!do_walk && !flows) || optind != argc)
+	if (!A.topo || (!A.walk && !A.flows) || optind != argc)
 		usage();
 	if (P.fail < 0 || P.fail >= 1)
 		die("failed to parse --fail-links %g: not a fraction in [0, 1)", P.fail);
 	if (!P.deadline_us || !P.rto_us || !P.dupthresh || P.rate_gbps <= 0)
 		die("failed to parse the options: deadline, RTO, dupthresh and rate must be > 0");
+}
 
-	g_sim = &sim;
-	Sim *S = &sim;
-	if (!scheme_parse(scheme, &S->scheme))
+/* The scheme, topology, switch configurations, random streams, knobs and path tables. */
+void sim_init(Sim *S, const Params &P, const Args &A)
+{
+	char err[256];
+
+	if (!scheme_parse(A.scheme, &S->scheme))
 		die("failed to parse --scheme %s: not ecmp, minimal, valiant, ugal-l, ops-u, ops-w, "
-		    "flicr, scout, spray-u or spray-w", scheme);
-	if (spritz_topo_parse(topo, &S->t, err, sizeof(err)))
-		die("failed to parse --topo %s: %s", topo, err);
+		    "flicr, scout, spray-u or spray-w", A.scheme);
+	if (spritz_topo_parse(A.topo, &S->t, err, sizeof(err)))
+		die("failed to parse --topo %s: %s", A.topo, err);
 	if (spritz_lab_check(S->t, err, sizeof(err)))
-		die("failed to use %s: %s", topo, err);
+		die("failed to use %s: %s", A.topo, err);
 	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_ECMP, 0, &S->cfg_ecmp);
-	uint64_t seed = have_rng ? rng_seed : P.seed;
+	uint64_t seed = A.have_rng ? A.rng_seed : P.seed;
 	S->rng = Rng(seed);
 	S->mark_rng = Rng(seed ^ 0xec4ULL << 32);
 	S->deadline_us = P.deadline_us;
-	S->progress = progress;
+	S->progress = A.progress;
 
 	/* the knobs: spritz.ko's defaults, the paper's RTO as the path timeout */
 	memset(&S->knobs, 0, sizeof(S->knobs));
@@ -1393,19 +1397,25 @@ int main(int argc, char **argv)
 	S->timeout_ns = spritz_fb_timeout_ns(0, S->knobs.timeout_rtt_pct, S->knobs.timeout_min_us,
 					     S->knobs.timeout_us);
 	S->tables = new Tables(S->t, S->knobs);
+}
 
-	if (do_walk) {
-		S->cfg.mode = SPRITZ_SW_MODE_SPRITZ; /* the EVs steer */
-		S->info.resize(S->t->nsw);
-		S->routes.resize((size_t)S->t->nsw * S->t->nsw);
-		for (int s = 0; s < S->t->nsw; s++) {
-			spritz_sw_info_init(S->t, s, &S->info[s]);
-			for (int d = 0; d < S->t->nsw; d++)
-				spritz_sw_route_init(S->t, s, d, &S->routes[(size_t)s * S->t->nsw + d]);
-		}
-		return walk() ? 1 : 0;
+/* --walk: every switch's tables in Spritz mode, then walk(); the exit status. */
+int run_walk(Sim *S)
+{
+	S->cfg.mode = SPRITZ_SW_MODE_SPRITZ; /* the EVs steer */
+	S->info.resize(S->t->nsw);
+	S->routes.resize((size_t)S->t->nsw * S->t->nsw);
+	for (int s = 0; s < S->t->nsw; s++) {
+		spritz_sw_info_init(S->t, s, &S->info[s]);
+		for (int d = 0; d < S->t->nsw; d++)
+			spritz_sw_route_init(S->t, s, d, &S->routes[(size_t)s * S->t->nsw + d]);
 	}
+	return walk() ? 1 : 0;
+}
 
+/* ns-3's scheduler and TCP defaults for every socket the run creates. */
+void ns3_defaults(const Params &P)
+{
 	/*
 	 * Events in a binary heap (std::priority_queue) rather than ns-3's
 	 * default std::map: the same order (time, then insertion: every
@@ -1432,9 +1442,11 @@ int main(int argc, char **argv)
 	Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(100)));
 	Config::SetDefault("ns3::TcpSocketBase::ReTxThreshold", UintegerValue(P.dupthresh));
 	Config::SetDefault("ns3::RttEstimator::InitialEstimation", TimeValue(MicroSeconds(10)));
+}
 
-	build_fabric(P);
-	fail_links(P.fail, P.seed);
+/* The flow list, its tags checked, the window cap, and each flow's listener and start. */
+void flows_setup(Sim *S, const Params &P, const char *flows)
+{
 	read_flows(flows);
 	if (S->flows.empty())
 		die("failed to read %s: no flows", flows);
@@ -1464,8 +1476,13 @@ int main(int argc, char **argv)
 		Simulator::Schedule(NanoSeconds(S->setup_ns) + MicroSeconds(f.start_us), &flow_start,
 				    f.id);
 	}
+}
+
+/* Run to the deadline (or the stop tag's last flow), then write the results to @out. */
+void run_and_report(Sim *S, const Params &P, const char *out)
+{
 	S->t0 = S->last_progress = wall_now();
-	if (progress)
+	if (S->progress)
 		Simulator::Schedule(MicroSeconds(5), &progress_tick);
 	Simulator::Stop(NanoSeconds(S->setup_ns) + MicroSeconds(P.deadline_us));
 	Simulator::Run();
@@ -1484,6 +1501,26 @@ int main(int argc, char **argv)
 	fprintf(stderr, "spritz-sim: %s on %s: %u/%zu flows finished, %.1f M events, %.1f s wall, "
 		"%.1f s CPU\n", S->scheme.name.c_str(), S->t->name, S->nfinished, S->flows.size(),
 		Simulator::GetEventCount() / 1e6, wall, cpu);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	static Sim sim;
+	Params P;
+	Args A;
+
+	parse_args(argc, argv, P, A, &sim);
+	g_sim = &sim;
+	sim_init(&sim, P, A);
+	if (A.walk)
+		return run_walk(&sim);
+	ns3_defaults(P);
+	build_fabric(P);
+	fail_links(P.fail, P.seed);
+	flows_setup(&sim, P, A.flows);
+	run_and_report(&sim, P, A.out);
 	Simulator::Destroy();
 	return 0;
 }
