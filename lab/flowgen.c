@@ -936,7 +936,7 @@ static void report_sender(FILE *out, struct sflow *f, const char *err)
 	f->fd = -1;
 }
 
-/* End @f: report it (@err NULL: finished) and leave it in @state. */
+/* End @f in @state and report it, with @err as its error (NULL: none). */
 static void sflow_end(FILE *out, struct sflow *f, int state, const char *err)
 {
 	f->state = state;

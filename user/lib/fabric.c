@@ -402,7 +402,7 @@ static int check_parallel_links(struct fparse *P)
 	size_t i;
 	int ret = 0;
 
-	if (P->nlinks < 2) /* no links: P->links is NULL, which memcpy() must not get */
+	if (P->nlinks < 2) /* no pair (and with no links, P->links is NULL) */
 		return 0;
 	sorted = malloc(sizeof(*sorted) * P->nlinks);
 	if (!sorted)

@@ -191,7 +191,7 @@ static int sf_check(int q, int p, char *err, size_t errlen)
 		spritz_seterr(err, errlen, "slimfly needs p >= 0");
 		return -EINVAL;
 	}
-	deg = (3 * q - delta) / 2;
+	deg = spritz_slimfly_degree(q);
 	if (deg > SPRITZ_MAX_NET_PORTS) {
 		spritz_seterr(err, errlen, "q = %d gives %d network ports, EVs address at most %d", q, deg,
 		     SPRITZ_MAX_NET_PORTS);
@@ -285,7 +285,7 @@ int spritz_slimfly(int q, int p, struct spritz_topo **out, char *err, size_t err
 	ret = sf_check(q, p, err, errlen);
 	if (ret)
 		return ret;
-	deg = (3 * q - sf_delta(q)) / 2;
+	deg = spritz_slimfly_degree(q);
 	nsw = 2 * q * q;
 	F = malloc(sizeof(*F));
 	if (!F)
