@@ -951,13 +951,12 @@ struct Params {
 	uint64_t deadline_us = 1000000;
 };
 
-/* Links and queues; fills S->ports, slot_of_if, routes, info. */
-void build_fabric(const Params &P)
+/* Switch and host nodes, host IP stacks, switch_rx() on every switch. */
+void fabric_nodes(NodeContainer &sws, NodeContainer &hosts)
 {
 	Sim *S = g_sim;
 	spritz_topo *t = S->t;
 	uint32_t nsw = t->nsw, s, i, k, nhosts = 0;
-	char rate[32];
 
 	for (s = 0; s < nsw; s++) {
 		S->host_base.push_back(nhosts);
@@ -967,7 +966,6 @@ void build_fabric(const Params &P)
 		}
 		nhosts += t->hosts[s];
 	}
-	NodeContainer sws, hosts;
 	sws.Create(nsw);
 	hosts.Create(nhosts);
 	for (i = 0; i < nhosts; i++)
@@ -981,43 +979,30 @@ void build_fabric(const Params &P)
 	for (s = 0; s < nsw; s++)
 		sws.Get(s)->RegisterProtocolHandler(MakeBoundCallback(&switch_rx, s),
 						    Ipv4L3Protocol::PROT_NUMBER, nullptr);
+}
 
-	uint32_t qp = P.queue_pkts;
-	if (!qp)
-		qp = t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88; /* Table II */
-	S->queue_pkts = qp;
-	snprintf(rate, sizeof(rate), "%.0fMbps", P.rate_gbps * 1000);
-	PointToPointHelper p2p;
-	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
-	p2p.SetDeviceAttribute("Mtu", UintegerValue(4160));
-	/* the switch ports' queues (port_admit()); a host's is set below */
-	p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize",
-		     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, qp)));
+/* Record device @d as port @slot of switch @sw. */
+void fabric_port(uint32_t sw, uint32_t slot, Ptr<NetDevice> d)
+{
+	Sim *S = g_sim;
+	SwPort &pt = S->ports[sw][slot];
+	uint32_t ifi = d->GetIfIndex();
 
-	S->ports.assign(nsw, std::vector<SwPort>(SPRITZ_SW_MAX_SLOTS));
-	S->slot_of_if.assign(nsw, std::vector<uint8_t>());
-	S->host_route.resize(nhosts);
-	Ipv4Address gw("10.255.255.254");
-	auto attach = [&](Ptr<Node> n, Ptr<NetDevice> d, Ipv4Address a) {
-		Ptr<Ipv4> ip = n->GetObject<Ipv4>();
-		uint32_t ifi = ip->AddInterface(d);
-		ip->AddAddress(ifi, Ipv4InterfaceAddress(a, Ipv4Mask("255.255.255.255")));
-		ip->SetUp(ifi);
-		return ifi;
-	};
-	auto sw_port = [&](uint32_t sw, uint32_t slot, Ptr<NetDevice> d) {
-		SwPort &pt = S->ports[sw][slot];
-		uint32_t ifi = d->GetIfIndex();
+	pt.dev = d;
+	pt.dq = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
+	pt.flags = SPRITZ_SW_PORT_VALID;
+	if (S->slot_of_if[sw].size() <= ifi)
+		S->slot_of_if[sw].resize(ifi + 1, SPRITZ_SW_SLOT_NONE);
+	S->slot_of_if[sw][ifi] = slot;
+}
 
-		pt.dev = d;
-		pt.dq = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
-		pt.flags = SPRITZ_SW_PORT_VALID;
-		if (S->slot_of_if[sw].size() <= ifi)
-			S->slot_of_if[sw].resize(ifi + 1, SPRITZ_SW_SLOT_NONE);
-		S->slot_of_if[sw][ifi] = slot;
-	};
-	/* switch links, once per pair; the switch latency on both ends */
-	for (s = 0; s < nsw; s++) {
+/* Switch links, once per pair; the switch latency on both ends. */
+void fabric_switch_links(PointToPointHelper &p2p, NodeContainer &sws)
+{
+	spritz_topo *t = g_sim->t;
+	uint32_t s, i;
+
+	for (s = 0; s < (uint32_t)t->nsw; s++) {
 		for (i = 0; i < (uint32_t)spritz_topo_degree(t, s); i++) {
 			uint32_t n = spritz_topo_port_nbr(t, s, i);
 			int back = spritz_topo_port_of(t, n, s);
@@ -1030,17 +1015,27 @@ void build_fabric(const Params &P)
 			p2p.SetChannelAttribute("Delay", TimeValue(PicoSeconds(cable +
 									   SPRITZ_DEF_SWITCH_PS)));
 			NetDeviceContainer d = p2p.Install(sws.Get(s), sws.Get(n));
-			sw_port(s, i, d.Get(0));
-			sw_port(n, back, d.Get(1));
+			fabric_port(s, i, d.Get(0));
+			fabric_port(n, back, d.Get(1));
 		}
 	}
-	/* host links: local cables, half the switch latency each way */
+}
+
+/* Host links (local cables, half the switch latency each way), addresses, routes. */
+void fabric_host_links(PointToPointHelper &p2p, NodeContainer &sws, NodeContainer &hosts)
+{
+	Sim *S = g_sim;
+	Ipv4Address gw("10.255.255.254");
+	uint32_t i;
+
+	S->host_route.resize(hosts.GetN());
 	p2p.SetChannelAttribute("Delay", TimeValue(PicoSeconds(SPRITZ_DEF_LOCAL_CABLE_PS +
 							       SPRITZ_DEF_SWITCH_PS / 2)));
-	for (i = 0; i < nhosts; i++) {
-		s = S->host_sw[i];
-		k = S->host_k[i];
+	for (i = 0; i < hosts.GetN(); i++) {
+		uint32_t s = S->host_sw[i], k = S->host_k[i];
 		NetDeviceContainer d = p2p.Install(hosts.Get(i), sws.Get(s));
+		Ptr<Ipv4> ip = hosts.Get(i)->GetObject<Ipv4>();
+
 		/*
 		 * An endpoint's own egress: its device's FIFO of 64 BDP holds
 		 * what its TCP sends, neither marking nor dropping it, as a
@@ -1049,9 +1044,12 @@ void build_fabric(const Params &P)
 		 * the sender itself.  No queue discipline in front of it.
 		 */
 		DynamicCast<PointToPointNetDevice>(d.Get(0))->GetQueue()->SetMaxSize(
-			QueueSize(QueueSizeUnit::PACKETS, 64 * qp));
-		attach(hosts.Get(i), d.Get(0), host_addr(s, k));
-		sw_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1));
+			QueueSize(QueueSizeUnit::PACKETS, 64 * S->queue_pkts));
+		uint32_t ifi = ip->AddInterface(d.Get(0));
+		ip->AddAddress(ifi, Ipv4InterfaceAddress(host_addr(s, k),
+							 Ipv4Mask("255.255.255.255")));
+		ip->SetUp(ifi);
+		fabric_port(s, SPRITZ_SW_HOST_SLOT0 + k, d.Get(1));
 		Ptr<Ipv4Route> r = Create<Ipv4Route>();
 		r->SetDestination(gw);
 		r->SetGateway(gw);
@@ -1059,6 +1057,32 @@ void build_fabric(const Params &P)
 		r->SetOutputDevice(d.Get(0));
 		S->host_route[i] = r;
 	}
+}
+
+/* Links and queues; fills S->ports, slot_of_if, routes, info. */
+void build_fabric(const Params &P)
+{
+	Sim *S = g_sim;
+	spritz_topo *t = S->t;
+	uint32_t nsw = t->nsw, s, qp = P.queue_pkts;
+	NodeContainer sws, hosts;
+	PointToPointHelper p2p;
+	char rate[32];
+
+	fabric_nodes(sws, hosts);
+	if (!qp)
+		qp = t->kind == SPRITZ_TOPO_SLIMFLY ? 92 : 88; /* Table II */
+	S->queue_pkts = qp;
+	snprintf(rate, sizeof(rate), "%.0fMbps", P.rate_gbps * 1000);
+	p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rate)));
+	p2p.SetDeviceAttribute("Mtu", UintegerValue(4160));
+	/* the switch ports' queues (port_admit()); a host's is set below */
+	p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize",
+		     QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, qp)));
+	S->ports.assign(nsw, std::vector<SwPort>(SPRITZ_SW_MAX_SLOTS));
+	S->slot_of_if.assign(nsw, std::vector<uint8_t>());
+	fabric_switch_links(p2p, sws);
+	fabric_host_links(p2p, sws, hosts);
 	/* the switches' tables, as spritz_sw_fill() writes them for the lab */
 	S->info.resize(nsw);
 	S->routes.resize((size_t)nsw * nsw);
