@@ -95,6 +95,94 @@ static int dir_source(const char *plan, const char *hosts, uint32_t nsw, struct 
 }
 
 
+/* One option of up or reload (not a common one) into @a: EXIT_OK or EXIT_USAGE. */
+static int dp_opt(const char *cmd, bool up, int opt, struct dp_args *a)
+{
+	switch (opt) {
+	case OPT_DEV:
+		a->dev = optarg;
+		break;
+	case OPT_TOPO:
+		a->topo = optarg;
+		break;
+	case OPT_SWITCH:
+		a->sw = ctl_parse_long(optarg, 1 << 30);
+		if (a->sw < 0) {
+			ctl_err("failed to parse --switch \"%s\": expected a switch id", optarg);
+			return EXIT_USAGE;
+		}
+		break;
+	case OPT_ADDR_PLAN:
+		a->plan = optarg;
+		break;
+	case OPT_HOSTS:
+		a->hosts = optarg;
+		break;
+	case OPT_ALGORITHM:
+		a->algo = optarg;
+		break;
+	case OPT_PER_PACKET:
+		if (!up) {
+			ctl_err("failed to parse %s arguments: --per-packet is an option of up", cmd);
+			return EXIT_USAGE;
+		}
+		a->per_packet = true;
+		break;
+	case OPT_TCP_DUPTHRESH:
+		if (!up) {
+			ctl_err("failed to parse %s arguments: --tcp-dupthresh is an option of up",
+				cmd);
+			return EXIT_USAGE;
+		}
+		a->dupthresh = ctl_parse_long(optarg, SPRITZ_TCP_DUPTHRESH_MAX);
+		if (a->dupthresh < SPRITZ_TCP_DUPTHRESH_MIN) {
+			ctl_err("failed to parse --tcp-dupthresh \"%s\": expected a number of "
+				"packets, %d..%d",
+				optarg, SPRITZ_TCP_DUPTHRESH_MIN, SPRITZ_TCP_DUPTHRESH_MAX);
+			return EXIT_USAGE;
+		}
+		break;
+	default:
+		ctl_cmd_usage(cmd, stderr);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The options' combination after parsing: EXIT_OK or EXIT_USAGE, printed. */
+static int dp_args_check(const char *cmd, bool up, int argc, char **argv,
+			 const struct dp_args *a)
+{
+	if (optind < argc) {
+		ctl_err("failed to parse %s arguments: unexpected \"%s\"", cmd, argv[optind]);
+		ctl_cmd_usage(cmd, stderr);
+		return EXIT_USAGE;
+	}
+	if (up && (!a->dev || !a->topo || a->sw < 0 || (!a->plan && !a->hosts))) {
+		ctl_err("failed to parse up arguments: --dev, --topo, --switch and "
+			"--addr-plan or --hosts are required");
+		ctl_cmd_usage(cmd, stderr);
+		return EXIT_USAGE;
+	}
+	if (!up && !a->topo) {
+		ctl_err("failed to parse reload arguments: --topo is required");
+		ctl_cmd_usage(cmd, stderr);
+		return EXIT_USAGE;
+	}
+	if (a->plan && a->hosts) {
+		ctl_err("failed to parse %s arguments: --addr-plan and --hosts exclude each other",
+			cmd);
+		return EXIT_USAGE;
+	}
+	if (a->algo && spritz_algo_index(a->algo) < 0) {
+		ctl_err("failed to parse --algorithm \"%s\": expected scout, spray, ops, "
+			"ecmp or flicr",
+			a->algo);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 /*
  * Options of up and reload, the topology and the directory source.
  * EXIT_OK, or the message is printed and EXIT_USAGE / EXIT_FAIL returned.
@@ -125,88 +213,12 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 
 		if (r < 0)
 			return EXIT_USAGE;
-		if (r)
-			continue;
-		switch (opt) {
-		case OPT_DEV:
-			a->dev = optarg;
-			break;
-		case OPT_TOPO:
-			a->topo = optarg;
-			break;
-		case OPT_SWITCH:
-			a->sw = ctl_parse_long(optarg, 1 << 30);
-			if (a->sw < 0) {
-				ctl_err("failed to parse --switch \"%s\": expected a switch id",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_ADDR_PLAN:
-			a->plan = optarg;
-			break;
-		case OPT_HOSTS:
-			a->hosts = optarg;
-			break;
-		case OPT_ALGORITHM:
-			a->algo = optarg;
-			break;
-		case OPT_PER_PACKET:
-			if (!up) {
-				ctl_err("failed to parse %s arguments: --per-packet is an option of up",
-					cmd);
-				return EXIT_USAGE;
-			}
-			a->per_packet = true;
-			break;
-		case OPT_TCP_DUPTHRESH:
-			if (!up) {
-				ctl_err("failed to parse %s arguments: --tcp-dupthresh is an option of up",
-					cmd);
-				return EXIT_USAGE;
-			}
-			a->dupthresh = ctl_parse_long(optarg, SPRITZ_TCP_DUPTHRESH_MAX);
-			if (a->dupthresh < SPRITZ_TCP_DUPTHRESH_MIN) {
-				ctl_err("failed to parse --tcp-dupthresh \"%s\": expected a number of "
-					"packets, %d..%d",
-					optarg, SPRITZ_TCP_DUPTHRESH_MIN, SPRITZ_TCP_DUPTHRESH_MAX);
-				return EXIT_USAGE;
-			}
-			break;
-		default:
-			ctl_cmd_usage(cmd, stderr);
+		if (!r && dp_opt(cmd, up, opt, a))
 			return EXIT_USAGE;
-		}
 	}
-	if (optind < argc) {
-		ctl_err("failed to parse %s arguments: unexpected \"%s\"", cmd, argv[optind]);
-		ctl_cmd_usage(cmd, stderr);
-		return EXIT_USAGE;
-	}
-	if (up && (!a->dev || !a->topo || a->sw < 0 || (!a->plan && !a->hosts))) {
-		ctl_err("failed to parse up arguments: --dev, --topo, --switch and "
-			"--addr-plan or --hosts are required");
-		ctl_cmd_usage(cmd, stderr);
-		return EXIT_USAGE;
-	}
-	if (!up && !a->topo) {
-		ctl_err("failed to parse reload arguments: --topo is required");
-		ctl_cmd_usage(cmd, stderr);
-		return EXIT_USAGE;
-	}
-	if (a->plan && a->hosts) {
-		ctl_err("failed to parse %s arguments: --addr-plan and --hosts exclude each other",
-			cmd);
-		return EXIT_USAGE;
-	}
-	if (a->algo) {
-		if (spritz_algo_index(a->algo) < 0) {
-			ctl_err("failed to parse --algorithm \"%s\": expected scout, spray, ops, "
-				"ecmp or flicr",
-				a->algo);
-			return EXIT_USAGE;
-		}
-	}
+	ret = dp_args_check(cmd, up, argc, argv, a);
+	if (ret)
+		return ret;
 	ret = ctl_load_topo(a->topo, &lo, &a->t);
 	if (ret)
 		return ret;
