@@ -1046,7 +1046,18 @@ static int cmd_capture(int argc, char **argv)
 
 /* ------------------------------------------------------------------ send */
 
-static int cmd_send(int argc, char **argv)
+/* labctl send's arguments, and the frame's layout they imply. */
+struct send_args {
+	int ss, sk, ds, dk, count, v4, hop, paylen, noreply;
+	const char *proto, *dev;
+	long ev;
+	uint8_t l4p;		/* IP protocol */
+	int l4hl;		/* its header length */
+	bool carrier;		/* udp-carrier: EV in the UDP source port */
+};
+
+/* Parse labctl send's options into @a, or exit with the usage. */
+static void send_parse(int argc, char **argv, struct send_args *a)
 {
 	static const struct option opts[] = {
 		{ "from", required_argument, NULL, 'f' },
@@ -1061,113 +1072,140 @@ static int cmd_send(int argc, char **argv)
 		{ "no-reply", no_argument, NULL, 'R' },
 		{}
 	};
-	int noreply = 0, ss = -1, sk = 0, ds = -1, dk = 0, count = 1, v4 = 0, hop = SPRITZ_SW_HOP_INIT;
-	int paylen = 64, c, fd, i, l4hl, l4len;
-	const char *proto = "icmp6", *dev = "eth0";
-	uint8_t b[1600] = {}, *l3 = b + 14, *l4, l4p;
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	long ev = -1;
-	uint32_t s;
-	size_t len;
+	int c;
 
+	*a = (struct send_args){ .ss = -1, .ds = -1, .count = 1, .hop = SPRITZ_SW_HOP_INIT,
+				 .paylen = 64, .proto = "icmp6", .dev = "eth0", .ev = -1 };
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': if (sscanf(optarg, "%d:%d", &ss, &sk) < 1) return 2; break;
-		case 't': if (sscanf(optarg, "%d:%d", &ds, &dk) < 1) return 2; break;
-		case 'e': ev = strtol(optarg, NULL, 0); break;
-		case 'n': count = atoi(optarg); break;
-		case 'p': proto = optarg; break;
-		case '4': v4 = 1; break;
-		case 'h': hop = atoi(optarg); break;
-		case 'P': paylen = atoi(optarg); break;
-		case 'd': dev = optarg; break;
-		case 'R': noreply = 1; break;
-		default: return 2;
+		case 'f': if (sscanf(optarg, "%d:%d", &a->ss, &a->sk) < 1) exit(2); break;
+		case 't': if (sscanf(optarg, "%d:%d", &a->ds, &a->dk) < 1) exit(2); break;
+		case 'e': a->ev = strtol(optarg, NULL, 0); break;
+		case 'n': a->count = atoi(optarg); break;
+		case 'p': a->proto = optarg; break;
+		case '4': a->v4 = 1; break;
+		case 'h': a->hop = atoi(optarg); break;
+		case 'P': a->paylen = atoi(optarg); break;
+		case 'd': a->dev = optarg; break;
+		case 'R': a->noreply = 1; break;
+		default: exit(2);
 		}
 	}
-	if (ss < 0 || ds < 0 || ev < 0 || ev > 0xffff || paylen < 0 || paylen > 1400)
+	if (a->ss < 0 || a->ds < 0 || a->ev < 0 || a->ev > 0xffff || a->paylen < 0 ||
+	    a->paylen > 1400)
 		die("usage: labctl send --from S:K --to D:K --ev EV [--count N] [--proto "
 		    "icmp6|udp|udp-carrier|tcp-ack|tcp-data] [--v4] [--hop H] [--payload B] "
 		    "[--no-reply]");
-	if (!strcmp(proto, "tcp-ack"))
-		paylen = 0;
-	if (!strcmp(proto, "icmp6"))
-		l4p = v4 ? 1 : 58, l4hl = 8;
-	else if (!strncmp(proto, "udp", 3))
-		l4p = 17, l4hl = 8;
-	else if (!strncmp(proto, "tcp", 3))
-		l4p = 6, l4hl = 20;
+	if (!strcmp(a->proto, "tcp-ack"))
+		a->paylen = 0;
+	if (!strcmp(a->proto, "icmp6"))
+		a->l4p = a->v4 ? 1 : 58, a->l4hl = 8;
+	else if (!strncmp(a->proto, "udp", 3))
+		a->l4p = 17, a->l4hl = 8;
+	else if (!strncmp(a->proto, "tcp", 3))
+		a->l4p = 6, a->l4hl = 20;
 	else
 		die("failed to parse --proto %s: expected icmp6, udp, udp-carrier, tcp-ack or "
-		    "tcp-data", proto);
-	l4len = l4hl + paylen;
+		    "tcp-data", a->proto);
+	a->carrier = !strcmp(a->proto, "udp-carrier");
+}
 
-	spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, ss, SPRITZ_SW_HOST_SLOT0 + sk, b);
-	spritz_lab_mac(SPRITZ_LAB_MAC_HOST, ss, sk, b + 6);
-	if (!v4) {
-		uint32_t fl = !strcmp(proto, "udp-carrier") ? 0 : (uint32_t)ev;
+/*
+ * Ethernet and IP headers at @b for @l4len bytes of L4; returns where L4
+ * starts and sets *@sum to the L4 checksum's pseudo-header part.
+ */
+static uint8_t *send_l3(const struct send_args *a, int l4len, uint8_t *b, uint32_t *sum)
+{
+	uint8_t *l3 = b + 14;
+	uint32_t s;
+
+	spritz_lab_mac(SPRITZ_LAB_MAC_SWITCH, a->ss, SPRITZ_SW_HOST_SLOT0 + a->sk, b);
+	spritz_lab_mac(SPRITZ_LAB_MAC_HOST, a->ss, a->sk, b + 6);
+	if (!a->v4) {
+		uint32_t fl = a->carrier ? 0 : (uint32_t)a->ev;
 
 		b[12] = 0x86, b[13] = 0xdd;
 		l3[0] = 0x60;
 		l3[1] = (fl >> 16) & 0x0f, l3[2] = fl >> 8, l3[3] = fl;
 		l3[4] = l4len >> 8, l3[5] = l4len;
-		l3[6] = l4p;
-		l3[7] = hop;
-		spritz_lab_addr6(noreply ? 0xffff : ss, sk, l3 + 8);
-		spritz_lab_addr6(ds, dk, l3 + 24);
-		l4 = l3 + 40;
-		/* pseudo-header */
-		s = spritz_csum_add(0, l3 + 8, 32) + l4len + l4p;
-	} else {
-		b[12] = 0x08, b[13] = 0x00;
-		l3[0] = 0x45;
-		l3[2] = (20 + l4len) >> 8, l3[3] = 20 + l4len;
-		l3[8] = hop;
-		l3[9] = l4p;
-		spritz_lab_addr4(noreply ? 0xffff : ss, sk, l3 + 12);
-		spritz_lab_addr4(ds, dk, l3 + 16);
-		s = spritz_csum_fold(spritz_csum_add(0, l3, 20));
-		l3[10] = s >> 8, l3[11] = s;
-		l4 = l3 + 20;
-		s = spritz_csum_add(0, l3 + 12, 8) + l4len + l4p;
+		l3[6] = a->l4p;
+		l3[7] = a->hop;
+		spritz_lab_addr6(a->noreply ? 0xffff : a->ss, a->sk, l3 + 8);
+		spritz_lab_addr6(a->ds, a->dk, l3 + 24);
+		*sum = spritz_csum_add(0, l3 + 8, 32) + l4len + a->l4p;
+		return l3 + 40;
 	}
-	if (l4p == 6 || l4p == 17) {
-		uint16_t sport = !strcmp(proto, "udp-carrier") ? (uint16_t)ev : 40000;
-		uint16_t dport = !strcmp(proto, "udp-carrier") ? SPRITZ_UDP_PORT_VXLAN : 9;
+	b[12] = 0x08, b[13] = 0x00;
+	l3[0] = 0x45;
+	l3[2] = (20 + l4len) >> 8, l3[3] = 20 + l4len;
+	l3[8] = a->hop;
+	l3[9] = a->l4p;
+	spritz_lab_addr4(a->noreply ? 0xffff : a->ss, a->sk, l3 + 12);
+	spritz_lab_addr4(a->ds, a->dk, l3 + 16);
+	s = spritz_csum_fold(spritz_csum_add(0, l3, 20));
+	l3[10] = s >> 8, l3[11] = s;
+	*sum = spritz_csum_add(0, l3 + 12, 8) + l4len + a->l4p;
+	return l3 + 20;
+}
+
+/* The L4 header, payload and checksum at @l4 (@s: the pseudo-header's sum). */
+static void send_l4(const struct send_args *a, int l4len, uint8_t *l4, uint32_t s)
+{
+	int i;
+
+	if (a->l4p == 6 || a->l4p == 17) {
+		uint16_t sport = a->carrier ? (uint16_t)a->ev : 40000;
+		uint16_t dport = a->carrier ? SPRITZ_UDP_PORT_VXLAN : 9;
 
 		l4[0] = sport >> 8, l4[1] = sport;
 		l4[2] = dport >> 8, l4[3] = dport;
 	}
-	if (l4p == 6) {
+	if (a->l4p == 6) {
 		l4[4] = 0, l4[7] = 1;	/* seq 1 */
 		l4[12] = 5 << 4;
 		l4[13] = 0x10;		/* ACK */
 		l4[14] = 0xff;		/* window */
-	} else if (l4p == 17) {
+	} else if (a->l4p == 17) {
 		l4[4] = l4len >> 8, l4[5] = l4len;
 	} else {
-		l4[0] = v4 ? 0 : 129;	/* echo reply */
-		if (v4)
+		l4[0] = a->v4 ? 0 : 129;	/* echo reply */
+		if (a->v4)
 			s = 0;		/* ICMPv4: no pseudo-header */
 	}
-	for (i = 0; i < paylen; i++)
-		l4[l4hl + i] = 'a' + i % 26;
+	for (i = 0; i < a->paylen; i++)
+		l4[a->l4hl + i] = 'a' + i % 26;
 	s = spritz_csum_fold(spritz_csum_add(s, l4, l4len));
-	if (l4p == 17 && !s)
+	if (a->l4p == 17 && !s)
 		s = 0xffff;
-	l4[l4p == 6 ? 16 : l4p == 17 ? 6 : 2] = s >> 8;
-	l4[l4p == 6 ? 17 : l4p == 17 ? 7 : 3] = s;
+	l4[a->l4p == 6 ? 16 : a->l4p == 17 ? 6 : 2] = s >> 8;
+	l4[a->l4p == 6 ? 17 : a->l4p == 17 ? 7 : 3] = s;
+}
+
+/* Hand-built frames to the fabric from a host: labctl send (lab.rst). */
+static int cmd_send(int argc, char **argv)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	uint8_t b[1600] = {}, *l4;
+	struct send_args a;
+	int fd, i, l4len;
+	uint32_t sum;
+	size_t len;
+
+	send_parse(argc, argv, &a);
+	l4len = a.l4hl + a.paylen;
+	l4 = send_l3(&a, l4len, b, &sum);
+	send_l4(&a, l4len, l4, sum);
 	len = (size_t)(l4 - b) + l4len;
 
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0)
 		die("failed to create packet socket: %s", strerror(errno));
-	sll.sll_ifindex = if_nametoindex(dev);
+	sll.sll_ifindex = if_nametoindex(a.dev);
 	sll.sll_halen = 6;
 	memcpy(sll.sll_addr, b, 6);
 	if (!sll.sll_ifindex)
-		die("failed to find device %s", dev);
-	for (i = 0; i < count; i++)
+		die("failed to find device %s", a.dev);
+	for (i = 0; i < a.count; i++)
 		if (sendto(fd, b, len, 0, (struct sockaddr *)&sll, sizeof(sll)) != (ssize_t)len)
 			die("failed to send frame: %s", strerror(errno));
 	close(fd);
