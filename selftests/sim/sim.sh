@@ -26,8 +26,9 @@
 #                flow alone loses and marks nothing (its sender's queue
 #                holds its window); four flows into one host make the
 #                switch ports mark, and drop only past a full queue; a
-#                bad argument exits 2; sim/eval
-#                writes the tables of the experiments it finds
+#                bad argument exits 2; --report merges runs made apart
+#                and refuses runs of other flows, topology or settings;
+#                sim/eval writes the tables of the experiments it finds
 #
 # Usage: selftests/sim/sim.sh walk|permutation|blackhole|smallflow|scenarios
 # Skips when the simulator is not built (no libns3-dev).
@@ -205,6 +206,58 @@ timers_case()
 		.timers.rto_min_ms == 0.1 and .no_disable == false'
 }
 
+# sim/run --report: the permutation's spray-u run (sim_run_case) and a
+# minimal run made apart, merged into one directory, give one results.json
+# with each scheme's figures as its own run gave them; the flows of
+# another seed, a run of another topology, other TCP settings or no run
+# at all exit 1 and leave the directory as it was.
+report_case()
+{
+	local d=$tmp/report m=$tmp/report-minimal args
+	args=(--topo "$topo" --scenario permutation --size 65536 --duration-us 50
+	      --deadline-us 200000)
+
+	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "${args[@]}" --schemes minimal --out "$m" \
+		>/dev/null 2>"$m.err" || { tail -n 3 "$m.err"; return 1; }
+	cp -r "$tmp/permutation" "$d"
+	rm "$d/results.json"
+	cp "$m/run-minimal-1.json" "$d/"
+	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "${args[@]}" --schemes spray-u,minimal --report \
+		--out "$d" >/dev/null 2>"$d.err" || { tail -n 3 "$d.err"; return 1; }
+	jq -e --slurpfile a "$tmp/permutation/results.json" --slurpfile b "$m/results.json" \
+		'.schemes == ($a[0].schemes + $b[0].schemes) and
+		 (.schemes | keys) == ["minimal", "spray-u"]' "$d/results.json" >/dev/null ||
+		{ echo "merged results differ from the runs'"; return 1; }
+	grep -q '^| minimal |' "$d/results.md" && grep -q '^| spray-u |' "$d/results.md" ||
+		{ echo "results.md lacks a scheme"; return 1; }
+	report_refused "$d" "its flows.txt is not the flow list" "${args[@]}" --seed 2 \
+		--schemes minimal || return 1
+	report_refused "$d" "TCP settings or queues differ" "${args[@]}" --schemes minimal \
+		--dupthresh 44 || return 1
+	report_refused "$d" "no run of ecmp there" "${args[@]}" --schemes ecmp || return 1
+	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "${args[@]}" --report --out "$tmp/nosuch" \
+		2>/dev/null
+	[ $? -eq 1 ] && [ ! -e "$tmp/nosuch" ] || { echo "--report of no directory"; return 1; }
+	jq '.sim.topo = "dragonfly:p=1,a=4,h=3"' "$m/run-minimal-1.json" > "$d/run-minimal-1.json"
+	report_refused "$d" "a run of minimal is not of $topo and minimal" "${args[@]}" \
+		--schemes minimal
+}
+
+# report_refused DIR MESSAGE ARGS...: sim/run --report ARGS exits 1 saying
+# MESSAGE and changes nothing in DIR.
+report_refused()
+{
+	local d=$1 msg=$2 before rc=0
+	shift 2
+	before=$(cd "$d" && find . -type f -exec md5sum {} + | sort)
+	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "$@" --report --out "$d" >/dev/null 2>"$d.err" ||
+		rc=$?
+	[ $rc -eq 1 ] && grep -qF "$msg" "$d.err" ||
+		{ echo "--report $*: not refused with \"$msg\":"; cat "$d.err"; return 1; }
+	[ "$(cd "$d" && find . -type f -exec md5sum {} + | sort)" = "$before" ] ||
+		{ echo "--report $*: the directory changed"; return 1; }
+}
+
 # sim/eval --doc-only over an eval directory holding one small adversarial
 # experiment (Scout and ECMP) with TCP's duplicate-ACK threshold 3 and 44:
 # the hand-written part of the document is kept, the generated part has
@@ -312,7 +365,7 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 19))"
+	ktap_header "$(($(wc -l <<< "$cases") + 20))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
@@ -372,6 +425,8 @@ scenarios)
 		"$SPRITZ_TOP/sim/eval" --dupthresh 44
 	run_test "sim/run --dupthresh, --rto-us, --no-disable: in results.json and results.md" \
 		timers_case
+	run_test "sim/run --report: runs made apart, one results.json; bad input refused" \
+		report_case
 	run_test "sim/run --duration-us past the deadline: exit 2" expect 2 \
 		"failed to parse --duration-us 2000: not a number of microseconds below the deadline" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario websearch \
