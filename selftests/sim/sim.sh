@@ -326,8 +326,10 @@ blackhole)
 	)
 	ktap_header "$(wc -l <<< "$cases")"
 	while IFS=$'\t' read -r s opt expr; do
+		extra=()
+		[ "$opt" = - ] || extra=("$opt")
 		run_test "blackhole $s $opt: $expr" sim_case "$topo" "$tmp/flows" "$s" "$expr" \
-			--fail-links 0.1 --seed 1 --deadline-us 20000 $([ "$opt" = - ] || echo "$opt")
+			--fail-links 0.1 --seed 1 --deadline-us 20000 "${extra[@]}"
 	done <<< "$cases"
 	;;
 smallflow)
