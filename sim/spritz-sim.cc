@@ -7,7 +7,7 @@
  *	           [--fail-links FRACTION] [--seed N] [--deadline-us US]
  *	           [--queue-pkts N] [--rto-us US] [--dupthresh N]
  *	           [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]
- *	           [--rng-seed N] [--connect-us US] [--max-cwnd PKTS]
+ *	           [--minimal-tag TAG] [--rng-seed N] [--connect-us US] [--max-cwnd PKTS]
  *	           [--progress] [--trace-flow N] [--no-disable] [--walk]
  *
  * --seed chooses the failed links and, unless --rng-seed is given, seeds
@@ -17,6 +17,7 @@
  * with that tag to the switches' ECMP whatever the scheme (the paper's
  * collectives run beside an ECMP background): their hosts do not steer
  * them, and every switch routes their segments as in the scheme ecmp.
+ * --minimal-tag does the same with the switches' minimal routes.
  * --no-disable: the hosts judge TIMEOUTs as always (fb_timeout, Scout's
  * eviction) but disable no path, to measure what disabling costs or saves.
  *
@@ -159,7 +160,8 @@ struct Flow {
 	/* host hook state: the tc programs' per-flow value (maps.h) */
 	spritz_flow hf;
 	bool hf_init = false;
-	bool ecmp = false; /* --ecmp-tag: the switches' ECMP routes it, hosts do not steer */
+	/* --ecmp-tag, --minimal-tag: the switches route it so, hosts do not steer */
+	const spritz_sw_cfg *pin = nullptr;
 };
 
 struct TcpBits {
@@ -202,6 +204,7 @@ struct Sim {
 	Scheme scheme;
 	spritz_sw_cfg cfg;
 	spritz_sw_cfg cfg_ecmp; /* the switches' mode for --ecmp-tag flows */
+	spritz_sw_cfg cfg_min;	/* and for --minimal-tag flows */
 	std::vector<spritz_sw_info> info;
 	std::vector<spritz_sw_route> routes; /* s * nsw + d */
 	std::vector<std::vector<SwPort>> ports; /* [s][slot] */
@@ -230,6 +233,8 @@ struct Sim {
 	bool progress = false;
 	std::string stop_tag;	/* stop once every flow with this tag finished */
 	std::string ecmp_tag;	/* flows with this tag are routed by ECMP */
+	std::string min_tag;	/* flows with this tag are routed minimally */
+	uint32_t npinned = 0;	/* flows with either tag */
 	uint32_t nstop = 0;
 	double t0 = 0, last_progress = 0;
 	int64_t trace_flow = -1; /* --trace-flow: the flow whose sends and feedback go to stderr */
@@ -260,29 +265,31 @@ bool addr_host(Ipv4Address a, uint32_t *s, uint32_t *k)
 /* ------------------------------------------------------------ the switch */
 
 /*
- * Is TCP segment @tb of a --ecmp-tag flow?  Its data goes to, its ACKs
+ * The switch configuration of TCP segment @tb's flow if it is pinned
+ * (--ecmp-tag, --minimal-tag), else NULL.  Its data goes to, its ACKs
  * come from, the flow's port (the connecting side's ephemeral ports lie
  * above every flow's).
  */
-bool ecmp_segment(const TcpBits &tb)
+const spritz_sw_cfg *pinned_cfg(const TcpBits &tb)
 {
 	const auto &fl = g_sim->flows;
 	uint32_t d = (uint32_t)tb.dport - PORT_BASE, s = (uint32_t)tb.sport - PORT_BASE;
 
 	if (tb.dport >= PORT_BASE && d < fl.size())
-		return fl[d].ecmp;
-	return tb.sport >= PORT_BASE && s < fl.size() && fl[s].ecmp;
+		return fl[d].pin;
+	return tb.sport >= PORT_BASE && s < fl.size() ? fl[s].pin : nullptr;
 }
 
 /*
  * The packet's inputs to the switch core, as the BPF switch fills them,
- * and the configuration that decides it (@cfg: the scheme's, or ECMP for
- * a --ecmp-tag flow's packet).
+ * and the configuration that decides it (@cfg: the scheme's, or that of
+ * a pinned flow's packet: pinned_cfg()).
  */
 void sw_fill(uint32_t me, uint32_t in_slot, const Ipv4Header &h, Ptr<const Packet> p,
 	     spritz_sw_pkt *in, TcpBits *tb, const spritz_sw_cfg **cfg)
 {
 	Sim *S = g_sim;
+	const spritz_sw_cfg *pin;
 	uint32_t s, k;
 	EvTag tag;
 
@@ -302,8 +309,8 @@ void sw_fill(uint32_t me, uint32_t in_slot, const Ipv4Header &h, Ptr<const Packe
 	in->hop = h.GetTtl();
 	memset(tb, 0, sizeof(*tb));
 	*cfg = &S->cfg;
-	if (h.GetProtocol() == 6 && tcp_peek(p, tb) && !S->ecmp_tag.empty() && ecmp_segment(*tb))
-		*cfg = &S->cfg_ecmp;
+	if (h.GetProtocol() == 6 && tcp_peek(p, tb) && S->npinned && (pin = pinned_cfg(*tb)))
+		*cfg = pin;
 	if ((*cfg)->mode == SPRITZ_SW_MODE_ECMP || (*cfg)->mode == SPRITZ_SW_MODE_UGAL_L) {
 		uint8_t sa[16] = {}, da[16] = {};
 		uint32_t v;
@@ -701,7 +708,7 @@ Ptr<Ipv4Route> HostRouting::RouteOutput(Ptr<Packet> p, const Ipv4Header &h, Ptr<
 		if (f->hf_init && spritz_seq_before(tb.seq, f->hf.fb.snd_nxt))
 			f->retrans++;
 	}
-	if (S->scheme.algo >= 0 && !f->ecmp) {
+	if (S->scheme.algo >= 0 && !f->pin) {
 		host_egress(f, p, tb, paylen);
 	} else if (paylen) {
 		/* unmanaged: the sequence space only, to count retransmissions */
@@ -735,7 +742,7 @@ bool HostRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h, Ptr<const
 			f->rcv_have = true;
 		}
 		if ((tb.flags & SPRITZ_TCP_ACK) && S->scheme.algo >= 0 &&
-		    (f = flow_of(host, tb.sport, true)) && !f->ecmp) {
+		    (f = flow_of(host, tb.sport, true)) && !f->pin) {
 			S->acks_seen++;
 			host_ack(f, tb, raw);
 		}
@@ -1258,7 +1265,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu, \"fb_verify\": %llu, "
-		   "\"dec_verify\": %llu},\n",
+		   "\"dec_verify\": %llu, ",
 		S->scheme.name.c_str(), S->t->name, S->knobs.timeout_us, S->dupthresh, S->queue_pkts,
 		S->no_disable ? "true" : "false",
 		(unsigned long long)Simulator::GetEventCount(),
@@ -1280,6 +1287,12 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
 		(unsigned long long)S->st.fb_congested, (unsigned long long)S->st.fb_verify,
 		(unsigned long long)S->st.dec_verify);
+	/* the pinned flows' tags, so that sim/run --report merges like runs only */
+	fprintf(o, "\"ecmp_tag\": ");
+	json_str(o, S->ecmp_tag);
+	fprintf(o, ", \"minimal_tag\": ");
+	json_str(o, S->min_tag);
+	fprintf(o, "},\n");
 	fprintf(o, " \"flows\": [\n");
 	for (size_t i = 0; i < S->flows.size(); i++) {
 		Flow &f = S->flows[i];
@@ -1310,7 +1323,7 @@ void usage()
 		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
-		"       [--rng-seed N] [--connect-us US] [--max-cwnd PKTS] [--progress]\n"
+		"       [--minimal-tag TAG] [--rng-seed N] [--connect-us US] [--max-cwnd PKTS] [--progress]\n"
 		"       [--trace-flow N] [--no-disable]\n");
 	exit(2);
 }
@@ -1342,6 +1355,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		{ "stop-tag", required_argument, nullptr, 'T' },
 		{ "rng-seed", required_argument, nullptr, 'G' },
 		{ "ecmp-tag", required_argument, nullptr, 'E' },
+		{ "minimal-tag", required_argument, nullptr, 'm' },
 		{ "trace-flow", required_argument, nullptr, 'X' },
 		{ "connect-us", required_argument, nullptr, 'C' },
 		{ "max-cwnd", required_argument, nullptr, 'M' },
@@ -1368,6 +1382,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		case 'T': S->stop_tag = optarg; break;
 		case 'G': A.rng_seed = strtoul(optarg, nullptr, 0); A.have_rng = true; break;
 		case 'E': S->ecmp_tag = optarg; break;
+		case 'm': S->min_tag = optarg; break;
 		case 'X': S->trace_flow = strtol(optarg, nullptr, 0); break;
 		case 'N': S->no_disable = true; break;
 		case 'C': S->setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
@@ -1401,6 +1416,7 @@ void sim_init(Sim *S, const Params &P, const Args &A)
 		die("failed to use %s: %s", A.topo, err);
 	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_ECMP, 0, &S->cfg_ecmp);
+	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_MINIMAL, 0, &S->cfg_min);
 	uint64_t seed = A.have_rng ? A.rng_seed : P.seed;
 	S->rng = Rng(seed);
 	S->mark_rng = Rng(seed ^ 0xec4ULL << 32);
@@ -1474,16 +1490,23 @@ void flows_setup(Sim *S, const Params &P, const char *flows)
 	read_flows(flows);
 	if (S->flows.empty())
 		die("failed to read %s: no flows", flows);
-	uint32_t necmp = 0;
+	uint32_t necmp = 0, nmin = 0;
+	if (!S->ecmp_tag.empty() && S->ecmp_tag == S->min_tag)
+		die("failed to use --minimal-tag %s: it is the --ecmp-tag", S->min_tag.c_str());
 	for (auto &f : S->flows) {
 		S->nstop += f.tag == S->stop_tag;
-		f.ecmp = !S->ecmp_tag.empty() && f.tag == S->ecmp_tag;
-		necmp += f.ecmp;
+		if (!S->ecmp_tag.empty() && f.tag == S->ecmp_tag)
+			f.pin = &S->cfg_ecmp, necmp++;
+		if (!S->min_tag.empty() && f.tag == S->min_tag)
+			f.pin = &S->cfg_min, nmin++;
 	}
+	S->npinned = necmp + nmin;
 	if (!S->stop_tag.empty() && !S->nstop)
 		die("failed to use --stop-tag %s: no flow has it", S->stop_tag.c_str());
 	if (!S->ecmp_tag.empty() && !necmp)
 		die("failed to use --ecmp-tag %s: no flow has it", S->ecmp_tag.c_str());
+	if (!S->min_tag.empty() && !nmin)
+		die("failed to use --minimal-tag %s: no flow has it", S->min_tag.c_str());
 	uint32_t qp = S->queue_pkts; /* build_fabric()'s */
 	/* the paper's initial and maximum window: 1.5 BDP */
 	Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(qp * 3 / 2));

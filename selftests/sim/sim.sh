@@ -19,9 +19,10 @@
 #                --trace-flow prints the flow's sends, ACKs, feedback
 #   scenarios    sim/run runs every flowgen scenario; results.json counts
 #                every flow of flows.txt, per tag too (the paper reports
-#                incast and bystanders apart); with --ecmp-background the
-#                hosts steer the collective's flows and not the
-#                background's; connections open before time 0
+#                incast and bystanders apart); with --background ecmp or
+#                minimal the hosts steer the collective's flows and not
+#                the background's, and a fabric of flows all pinned to
+#                ECMP or minimal routes runs as that scheme; connections open before time 0
 #                (--connect-us); windows stop at 1.5 BDP (--max-cwnd); a
 #                flow alone loses and marks nothing (its sender's queue
 #                holds its window); four flows into one host make the
@@ -99,26 +100,52 @@ members_case()
 	[ "$n" -eq 3 ] || { echo "ring flows: $n"; return 1; }
 }
 
-# --ecmp-background: a ring of 3 under spray-u, its background left to the
-# switches' ECMP: no background flow steered by its host, every ring flow
-# steered; without the flag every flow is steered.
-ecmp_background_case()
+# --background ecmp|minimal: a ring of 3 under spray-u, its background left
+# to the switches' ECMP or minimal routes: no background flow steered by
+# its host, every ring flow steered; without the flag every flow is
+# steered.  --report refuses to merge runs of another background.
+background_case()
 {
-	local d=$tmp/ebg bg
+	local d=$tmp/bg b args opt
+	args=(--topo "$topo" --scenario allreduce-ring --members 3 --schemes spray-u
+	      --size 65536 --deadline-us 200000)
 
-	for bg in "" --ecmp-background; do
-		OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario allreduce-ring \
-			--members 3 --schemes spray-u --size 65536 --deadline-us 200000 \
-			--out "$d$bg" $bg >/dev/null 2>"$d.err" || { tail -n 3 "$d.err"; return 1; }
+	for b in scheme ecmp minimal; do
+		opt=()
+		[ $b = scheme ] || opt=(--background "$b")
+		OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "${args[@]}" "${opt[@]}" --out "$d-$b" \
+			>/dev/null 2>"$d.err" || { tail -n 3 "$d.err"; return 1; }
+		check_json "$d-$b/results.json" ".background == \"$b\"" || return 1
 	done
-	check_json "$d/flows-spray-u.json" '[.flows[] | .steered] | all' || return 1
-	check_json "$d/results.json" '.background == "scheme"' || return 1
-	check_json "$d--ecmp-background/results.json" '.background == "ecmp"' || return 1
-	check_json "$d--ecmp-background/flows-spray-u.json" \
-		'([.flows[] | select(.tag == "background") | .steered] | any | not) and
-		 ([.flows[] | select(.tag == "allreduce-ring") | .steered] | all) and
-		 ([.flows[] | select(.tag == "allreduce-ring")] | length == 3) and
-		 ([.flows[] | select(.finished | not)] | length == 0)'
+	check_json "$d-scheme/flows-spray-u.json" '[.flows[] | .steered] | all' || return 1
+	for b in ecmp minimal; do
+		check_json "$d-$b/flows-spray-u.json" \
+			'([.flows[] | select(.tag == "background") | .steered] | any | not) and
+			 ([.flows[] | select(.tag == "allreduce-ring") | .steered] | all) and
+			 ([.flows[] | select(.tag == "allreduce-ring")] | length == 3) and
+			 ([.flows[] | select(.finished | not)] | length == 0)' || return 1
+		check_json "$d-$b/run-spray-u-1.json" ".sim.${b}_tag == \"background\"" || return 1
+	done
+	grep -qF "background flows by minimal routes under every scheme" "$d-minimal/results.md" ||
+		{ echo "results.md does not name the minimal background"; return 1; }
+	report_refused "$d-ecmp" "background or queues differ" "${args[@]}" --background minimal
+}
+
+# pinned_case SCHEME TAG-OPTION AS: every flow of the permutation pinned by
+# TAG-OPTION under SCHEME runs as the scheme AS: the same FCT per flow and
+# the same packets through the switches.
+pinned_case()
+{
+	local a b
+
+	a=$("$sim" --topo "$topo" --flows "$tmp/perm" --scheme "$1" "$2" permutation \
+		--deadline-us 200000 --out /dev/stdout 2>/dev/null |
+		jq -c '[.sim.switch_packets, [.flows[].fct_us]]') || return 1
+	b=$("$sim" --topo "$topo" --flows "$tmp/perm" --scheme "$3" --deadline-us 200000 \
+		--out /dev/stdout 2>/dev/null | jq -c '[.sim.switch_packets, [.flows[].fct_us]]') ||
+		return 1
+	[ "$a" = "$b" ] && [ "$a" != "[null,[]]" ] ||
+		{ echo "$1 $2: ${a:0:80}"; echo "$3: ${b:0:80}"; return 1; }
 }
 
 # --trace-flow 0 of a 64 KiB permutation under Scout, without loss: flow
@@ -232,7 +259,7 @@ report_case()
 		{ echo "results.md lacks a scheme"; return 1; }
 	report_refused "$d" "its flows.txt is not the flow list" "${args[@]}" --seed 2 \
 		--schemes minimal || return 1
-	report_refused "$d" "TCP settings or queues differ" "${args[@]}" --schemes minimal \
+	report_refused "$d" "TCP settings, background or queues differ" "${args[@]}" --schemes minimal \
 		--dupthresh 44 || return 1
 	report_refused "$d" "no run of ecmp there" "${args[@]}" --schemes ecmp || return 1
 	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "${args[@]}" --report --out "$tmp/nosuch" \
@@ -367,17 +394,25 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 20))"
+	ktap_header "$(($(wc -l <<< "$cases") + 25))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
 	run_test "sim/run allreduce-ring --members 3: a ring of 3" members_case
-	run_test "sim/run --ecmp-background: the background by ECMP, the ring steered" \
-		ecmp_background_case
-	run_test "sim/run permutation --ecmp-background: exit 2" expect 2 \
-		"failed to use --ecmp-background: permutation has no background flows" \
+	run_test "sim/run --background: the background by ECMP or minimal routes, the ring steered" \
+		background_case
+	run_test "sim/run permutation --background ecmp: exit 2" expect 2 \
+		"failed to use --background ecmp: permutation has no background flows" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario permutation \
-		--ecmp-background --out "$tmp/x"
+		--background ecmp --out "$tmp/x"
+	run_test "sim/run --background valiant: exit 2" expect 2 \
+		"failed to parse --background valiant: not ecmp or minimal" \
+		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario motivational \
+		--background valiant --out "$tmp/x"
+	run_test "spritz-sim --minimal-tag: every flow pinned under valiant runs as minimal" \
+		pinned_case valiant --minimal-tag minimal
+	run_test "spritz-sim --ecmp-tag: every flow pinned under scout runs as ecmp" \
+		pinned_case scout --ecmp-tag ecmp
 	run_test "spritz-sim --connect-us: handshakes before time 0" connect_case
 	run_test "spritz-sim --max-cwnd: the paper's maximum window, or none" max_cwnd_case
 	echo "0 fd00::1 fd00:16::1 4194304 solo" > "$tmp/solo"
@@ -404,6 +439,13 @@ scenarios)
 	run_test "spritz-sim --ecmp-tag of no flow: exit 1" expect 1 \
 		"failed to use --ecmp-tag nosuch: no flow has it" \
 		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --ecmp-tag nosuch
+	run_test "spritz-sim --minimal-tag of no flow: exit 1" expect 1 \
+		"failed to use --minimal-tag nosuch: no flow has it" \
+		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --minimal-tag nosuch
+	run_test "spritz-sim --minimal-tag as the --ecmp-tag: exit 1" expect 1 \
+		"failed to use --minimal-tag permutation: it is the --ecmp-tag" \
+		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --ecmp-tag permutation \
+		--minimal-tag permutation
 	run_test "sim/run --members 1: exit 2" expect 2 \
 		"failed to parse --members 1: not a number of hosts, at least 2" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario alltoall \
