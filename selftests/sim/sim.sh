@@ -236,8 +236,8 @@ timers_case()
 # sim/run --report: the permutation's spray-u run (sim_run_case) and a
 # minimal run made apart, merged into one directory, give one results.json
 # with each scheme's figures as its own run gave them; the flows of
-# another seed, a run of another topology, other TCP settings or no run
-# at all exit 1 and leave the directory as it was.
+# another seed, a run of another topology, other TCP settings, another
+# queue size or no run at all exit 1 and leave the directory as it was.
 report_case()
 {
 	local d=$tmp/report m=$tmp/report-minimal args
@@ -262,6 +262,8 @@ report_case()
 	report_refused "$d" "TCP settings, background or queues differ" "${args[@]}" --schemes minimal \
 		--dupthresh 44 || return 1
 	report_refused "$d" "no run of ecmp there" "${args[@]}" --schemes ecmp || return 1
+	report_refused "$d" "or queues differ" "${args[@]}" --schemes minimal --queue-pkts 12 ||
+		return 1
 	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "${args[@]}" --report --out "$tmp/nosuch" \
 		2>/dev/null
 	[ $? -eq 1 ] && [ ! -e "$tmp/nosuch" ] || { echo "--report of no directory"; return 1; }
