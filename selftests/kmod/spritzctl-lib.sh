@@ -19,7 +19,8 @@ stream=$SPRITZ_OUT/selftests/tcp_stream
 dev=spzud0
 pins=/sys/fs/bpf/spritz
 topo=dragonfly:p=2,a=4,h=2
-args=(--dev $dev --topo $topo --switch 3 --addr-plan fd00::/16)
+# shellcheck disable=SC2034 # the scripts that source this file use it
+args=(--dev "$dev" --topo "$topo" --switch 3 --addr-plan fd00::/16)
 
 mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 ip link del $dev 2>/dev/null

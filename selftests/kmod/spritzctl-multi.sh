@@ -22,7 +22,7 @@ source "$(dirname "$0")/spritzctl-lib.sh"
 # Several devices share the object; tables follow the devices' switches.
 two_devices()
 {
-	local a b c rc=0 i3 i5
+	local a b c rc=0 i3
 
 	ip link add ${dev}b type dummy && ip link add ${dev}c type dummy || return 1
 	"$ctl" up "${args[@]}" || rc=1

@@ -64,7 +64,7 @@ gen3()
 
 # The transfer: 16 KiB every 2 ms, at least 1 MiB, until the stop file
 # exists; both ends print byte count and SHA-256.
-tx_cmd=($stream tx fd00:5::1 5001 --stop /tmp/spritz-stop
+tx_cmd=("$stream" tx fd00:5::1 5001 --stop /tmp/spritz-stop
 	--every 2 --min $((1 << 20)))
 
 reload_tcp()

@@ -210,7 +210,7 @@ detach_by_hand() # DEV
 # command -> exit, sysctls after ("tcp_recovery tcp_reordering").
 tcp_dupthresh()
 {
-	local rc=0 max up1=(--dev $dev1 --topo $topo --switch 5 --addr-plan fd00::/16)
+	local rc=0 max up1=(--dev "$dev1" --topo "$topo" --switch 5 --addr-plan fd00::/16)
 
 	max=$(sysctl -n net.ipv4.tcp_max_reordering)
 	sysctl -qw net.ipv4.tcp_recovery=1 net.ipv4.tcp_reordering=3 || return 1
@@ -343,7 +343,7 @@ faults() # POINTS CMD...
 # and reload (another switch, address plan and algorithm) of the first.
 fault_steps()
 {
-	local rc=0 up1=(--dev $dev1 --topo $topo --switch 5 --addr-plan fd00::/16
+	local rc=0 up1=(--dev "$dev1" --topo "$topo" --switch 5 --addr-plan fd00::/16
 		--algorithm spray --per-packet --tcp-dupthresh 6)
 
 	[ -x "$fctl" ] || { echo "$fctl not built"; return 1; }

@@ -276,7 +276,7 @@ test_labctl_sysctl()
 	while IFS=$'\t' read -r args rc pat want; do
 		ip netns exec "$a" sysctl -qw net.ipv4.tcp_reordering=3
 		ip netns exec "$b" sysctl -qw net.ipv4.tcp_reordering=3
-		ns=(${args//A/$a})
+		read -ra ns <<< "${args//A/$a}"
 		ns=("${ns[@]//B/$b}")
 		ns=("${ns[@]//C/spritz-lh-$$-none}")
 		[ "$pat" != - ] || pat=

@@ -160,7 +160,7 @@ spritz_knob_table()
 
 		for i in 1 2 3; do
 			[[ $v =~ ^[0-9]+$ ]] && { echo "$v"; return; }
-			v=$(sed -n "s/^#define $v[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p" "$knobs_h")
+			v=$(sed -n "s/^#define ${v}[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p" "$knobs_h")
 		done
 		echo "unresolved $1" >&2
 		echo 0

@@ -198,7 +198,7 @@ verify()
 expansion()
 {
 	load_env && command_line ExecStart || return 1
-	local want=("$prefix/sbin/spritzctl" up --dev $dev --topo dragonfly:p=2,a=4,h=2
+	local want=("$prefix/sbin/spritzctl" up --dev "$dev" --topo "dragonfly:p=2,a=4,h=2"
 		--switch 3 --addr-plan fd00::/16 --algorithm scout)
 	[ "${argv[*]}" = "${want[*]}" ] && [ ${#argv[@]} -eq ${#want[@]} ] ||
 		{ echo "ExecStart: ${argv[*]}"; return 1; }

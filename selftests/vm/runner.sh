@@ -41,7 +41,7 @@ vm_case() # OPTIONS COMMAND RC PATTERN
 	rc=$?
 	echo "$out" | tail -n 5
 	# a failed run keeps its directory for a look: not this expected one
-	rm -rf $(sed -n 's/^vm: run directory kept: //p' <<<"$out")
+	sed -n 's/^vm: run directory kept: //p' <<<"$out" | xargs -r rm -rf
 	[ "$rc" = "$want" ] || { echo "exit $rc, want $want"; return 1; }
 	grep -qE "$pat" <<<"$out" || { echo "output does not match /$pat/"; return 1; }
 }
