@@ -157,6 +157,7 @@ struct Flow {
 	uint32_t rcv_next = 0;
 	bool rcv_have = false;
 	Ptr<Socket> tx;
+	Ptr<Socket> listener; /* until its connection is accepted */
 	/* host hook state: the tc programs' per-flow value (maps.h) */
 	spritz_flow hf;
 	bool hf_init = false;
@@ -767,9 +768,23 @@ public:
 
 void rx_cb(Ptr<Socket> s);
 
+/*
+ * Flow @id's connection is accepted: its listening socket closes, as it
+ * takes no other.  Why: ns-3 looks a received segment's socket up by a
+ * walk over every socket of the host (Ipv4EndPointDemux::Lookup()), a
+ * quarter of a paper-scale web search's CPU with all its connections open.
+ */
 void accept_cb(Ptr<Socket> s, const Address &)
 {
+	Address local;
+
 	s->SetRecvCallback(MakeCallback(&rx_cb));
+	s->GetSockName(local);
+	Flow *f = &g_sim->flows[InetSocketAddress::ConvertFrom(local).GetPort() - PORT_BASE];
+	if (f->listener) {
+		f->listener->Close();
+		f->listener = nullptr;
+	}
 }
 
 void rx_cb(Ptr<Socket> s)
@@ -1518,6 +1533,7 @@ void flows_setup(Sim *S, const Params &P, const char *flows)
 		l->Listen();
 		l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address &>(),
 				     MakeCallback(&accept_cb));
+		f.listener = l;
 		if (S->setup_ns)
 			Simulator::Schedule(Seconds(0), &flow_connect, f.id);
 		Simulator::Schedule(NanoSeconds(S->setup_ns) + MicroSeconds(f.start_us), &flow_start,
