@@ -7,8 +7,9 @@
  *	           [--fail-links FRACTION] [--seed N] [--deadline-us US]
  *	           [--queue-pkts N] [--rto-us US] [--dupthresh N]
  *	           [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]
- *	           [--minimal-tag TAG] [--rng-seed N] [--connect-us US] [--max-cwnd PKTS]
- *	           [--progress] [--trace-flow N] [--no-disable] [--walk]
+ *	           [--minimal-tag TAG] [--hash-seed N] [--rng-seed N]
+ *	           [--connect-us US] [--max-cwnd PKTS] [--progress]
+ *	           [--trace-flow N] [--no-disable] [--walk]
  *
  * --seed chooses the failed links and, unless --rng-seed is given, seeds
  * the simulator's random source (path picks, Valiant, failures).
@@ -18,6 +19,8 @@
  * collectives run beside an ECMP background): their hosts do not steer
  * them, and every switch routes their segments as in the scheme ecmp.
  * --minimal-tag does the same with the switches' minimal routes.
+ * --hash-seed N draws the switches' ECMP hash anew (libspritz's seed plus
+ * N; default 0): another draw of every flow's ECMP path.
  * --no-disable: the hosts judge TIMEOUTs as always (fb_timeout, Scout's
  * eviction) but disable no path, to measure what disabling costs or saves.
  *
@@ -236,6 +239,7 @@ struct Sim {
 	std::string ecmp_tag;	/* flows with this tag are routed by ECMP */
 	std::string min_tag;	/* flows with this tag are routed minimally */
 	uint32_t npinned = 0;	/* flows with either tag */
+	uint32_t hash_seed = 0;	/* --hash-seed */
 	uint32_t nstop = 0;
 	double t0 = 0, last_progress = 0;
 	int64_t trace_flow = -1; /* --trace-flow: the flow whose sends and feedback go to stderr */
@@ -970,6 +974,7 @@ struct Params {
 	int64_t max_cwnd = -1; /* packets; 0: no cap, -1: the initial window */
 	double fail = 0;
 	uint32_t seed = 1;
+	uint32_t hash_seed = 0; /* the draw of the switches' ECMP hash */
 	uint64_t deadline_us = 1000000;
 };
 
@@ -1307,7 +1312,7 @@ void write_results(FILE *o, double wall, double cpu)
 	json_str(o, S->ecmp_tag);
 	fprintf(o, ", \"minimal_tag\": ");
 	json_str(o, S->min_tag);
-	fprintf(o, "},\n");
+	fprintf(o, ", \"hash_seed\": %u},\n", S->hash_seed);
 	fprintf(o, " \"flows\": [\n");
 	for (size_t i = 0; i < S->flows.size(); i++) {
 		Flow &f = S->flows[i];
@@ -1338,7 +1343,7 @@ void usage()
 		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
-		"       [--minimal-tag TAG] [--rng-seed N] [--connect-us US] [--max-cwnd PKTS] [--progress]\n"
+		"       [--minimal-tag TAG] [--hash-seed N] [--rng-seed N] [--connect-us US] [--max-cwnd PKTS] [--progress]\n"
 		"       [--trace-flow N] [--no-disable]\n");
 	exit(2);
 }
@@ -1371,6 +1376,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		{ "rng-seed", required_argument, nullptr, 'G' },
 		{ "ecmp-tag", required_argument, nullptr, 'E' },
 		{ "minimal-tag", required_argument, nullptr, 'm' },
+		{ "hash-seed", required_argument, nullptr, 'H' },
 		{ "trace-flow", required_argument, nullptr, 'X' },
 		{ "connect-us", required_argument, nullptr, 'C' },
 		{ "max-cwnd", required_argument, nullptr, 'M' },
@@ -1398,6 +1404,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		case 'G': A.rng_seed = strtoul(optarg, nullptr, 0); A.have_rng = true; break;
 		case 'E': S->ecmp_tag = optarg; break;
 		case 'm': S->min_tag = optarg; break;
+		case 'H': P.hash_seed = strtoul(optarg, nullptr, 0); break;
 		case 'X': S->trace_flow = strtol(optarg, nullptr, 0); break;
 		case 'N': S->no_disable = true; break;
 		case 'C': S->setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
@@ -1432,6 +1439,11 @@ void sim_init(Sim *S, const Params &P, const Args &A)
 	spritz_sw_cfg_init(S->t, S->scheme.sw_mode, 0, &S->cfg);
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_ECMP, 0, &S->cfg_ecmp);
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_MINIMAL, 0, &S->cfg_min);
+	/* draw N of the ECMP hash: the lab's seed (libspritz's) plus N */
+	S->cfg.seed += P.hash_seed;
+	S->cfg_ecmp.seed += P.hash_seed;
+	S->cfg_min.seed += P.hash_seed;
+	S->hash_seed = P.hash_seed;
 	uint64_t seed = A.have_rng ? A.rng_seed : P.seed;
 	S->rng = Rng(seed);
 	S->mark_rng = Rng(seed ^ 0xec4ULL << 32);

@@ -131,6 +131,30 @@ background_case()
 	report_refused "$d-ecmp" "background or queues differ" "${args[@]}" --background minimal
 }
 
+# --hash-seed 1 against 0: the ECMP paths of the permutation drawn anew
+# (other switch packets, other FCTs) under ecmp; under scout, whose
+# switches follow the hosts' EVs, the same run; sim/run's run 2 is draw 1.
+hash_seed_case()
+{
+	local s h out=() d=$tmp/hash
+
+	for s in ecmp scout; do
+		for h in 0 1; do
+			out+=("$("$sim" --topo "$topo" --flows "$tmp/perm" --scheme $s --hash-seed $h \
+				--deadline-us 200000 --out /dev/stdout 2>/dev/null |
+				jq -c '[.sim.switch_packets, [.flows[].fct_us]]')")
+		done
+	done
+	[ "${out[0]}" != "${out[1]}" ] || { echo "ecmp: the same run for draws 0 and 1"; return 1; }
+	[ "${out[2]}" = "${out[3]}" ] && [ "${out[2]}" != "[null,[]]" ] ||
+		{ echo "scout: ${out[2]:0:60} / ${out[3]:0:60}"; return 1; }
+	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario permutation --size 65536 \
+		--duration-us 50 --deadline-us 200000 --schemes ecmp --repeat 2 --out "$d" \
+		>/dev/null 2>"$d.err" || { tail -n 3 "$d.err"; return 1; }
+	check_json "$d/run-ecmp-1.json" '.sim.hash_seed == 0' &&
+		check_json "$d/run-ecmp-2.json" '.sim.hash_seed == 1'
+}
+
 # pinned_case SCHEME TAG-OPTION AS: every flow of the permutation pinned by
 # TAG-OPTION under SCHEME runs as the scheme AS: the same FCT per flow and
 # the same packets through the switches.
@@ -237,7 +261,8 @@ timers_case()
 # minimal run made apart, merged into one directory, give one results.json
 # with each scheme's figures as its own run gave them; the flows of
 # another seed, a run of another topology, other TCP settings, another
-# queue size or no run at all exit 1 and leave the directory as it was.
+# queue size, another ECMP hash draw or no run at all exit 1 and leave
+# the directory as it was.
 report_case()
 {
 	local d=$tmp/report m=$tmp/report-minimal args
@@ -267,6 +292,9 @@ report_case()
 	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" "${args[@]}" --report --out "$tmp/nosuch" \
 		2>/dev/null
 	[ $? -eq 1 ] && [ ! -e "$tmp/nosuch" ] || { echo "--report of no directory"; return 1; }
+	jq '.sim.hash_seed = 1' "$m/run-minimal-1.json" > "$d/run-minimal-1.json"
+	report_refused "$d" "run-minimal-1.json is not of ECMP hash draw 0" "${args[@]}" \
+		--schemes minimal || return 1
 	jq '.sim.topo = "dragonfly:p=1,a=4,h=3"' "$m/run-minimal-1.json" > "$d/run-minimal-1.json"
 	report_refused "$d" "a run of minimal is not of $topo and minimal" "${args[@]}" \
 		--schemes minimal
@@ -396,7 +424,7 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 25))"
+	ktap_header "$(($(wc -l <<< "$cases") + 26))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
@@ -415,6 +443,7 @@ scenarios)
 		pinned_case valiant --minimal-tag minimal
 	run_test "spritz-sim --ecmp-tag: every flow pinned under scout runs as ecmp" \
 		pinned_case scout --ecmp-tag ecmp
+	run_test "spritz-sim --hash-seed: ECMP's paths drawn anew, the EVs' kept" hash_seed_case
 	run_test "spritz-sim --connect-us: handshakes before time 0" connect_case
 	run_test "spritz-sim --max-cwnd: the paper's maximum window, or none" max_cwnd_case
 	echo "0 fd00::1 fd00:16::1 4194304 solo" > "$tmp/solo"
