@@ -773,10 +773,11 @@ public:
 void rx_cb(Ptr<Socket> s);
 
 /*
- * Flow @id's connection is accepted: its listening socket closes, as it
+ * A flow's connection is accepted: its listening socket closes, as it
  * takes no other.  Why: ns-3 looks a received segment's socket up by a
- * walk over every socket of the host (Ipv4EndPointDemux::Lookup()), a
- * quarter of a paper-scale web search's CPU with all its connections open.
+ * walk over every socket of the host (Ipv4EndPointDemux::Lookup()); with
+ * every connection open from the start, a quarter of a paper-scale web
+ * search's CPU, a third of the sockets walked being listening ones.
  */
 void accept_cb(Ptr<Socket> s, const Address &)
 {
