@@ -22,7 +22,8 @@
 #                incast and bystanders apart); with --background ecmp or
 #                minimal the hosts steer the collective's flows and not
 #                the background's, and a fabric of flows all pinned to
-#                ECMP or minimal routes runs as that scheme; connections open before time 0
+#                ECMP or minimal routes runs as that scheme; --hash-seed
+#                draws ECMP's paths anew; connections open before time 0
 #                (--connect-us); windows stop at 1.5 BDP (--max-cwnd); a
 #                flow alone loses and marks nothing (its sender's queue
 #                holds its window); four flows into one host make the
