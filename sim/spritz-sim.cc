@@ -239,7 +239,7 @@ struct Sim {
 	std::string ecmp_tag;	/* flows with this tag are routed by ECMP */
 	std::string min_tag;	/* flows with this tag are routed minimally */
 	uint32_t npinned = 0;	/* flows with either tag */
-	uint32_t hash_seed = 0;	/* --hash-seed */
+	uint32_t hash_seed = 0;	/* --hash-seed: the draw of the switches' ECMP hash */
 	uint32_t nstop = 0;
 	double t0 = 0, last_progress = 0;
 	int64_t trace_flow = -1; /* --trace-flow: the flow whose sends and feedback go to stderr */
@@ -772,6 +772,18 @@ public:
 
 void rx_cb(Ptr<Socket> s);
 
+/* The flow of socket @s: by its own port (receiver), or its peer's (@peer: sender). */
+Flow *sock_flow(Ptr<Socket> s, bool peer)
+{
+	Address a;
+
+	if (peer)
+		s->GetPeerName(a);
+	else
+		s->GetSockName(a);
+	return &g_sim->flows[InetSocketAddress::ConvertFrom(a).GetPort() - PORT_BASE];
+}
+
 /*
  * A flow's connection is accepted: its listening socket closes, as it
  * takes no other.  Why: ns-3 looks a received segment's socket up by a
@@ -781,11 +793,9 @@ void rx_cb(Ptr<Socket> s);
  */
 void accept_cb(Ptr<Socket> s, const Address &)
 {
-	Address local;
+	Flow *f = sock_flow(s, false);
 
 	s->SetRecvCallback(MakeCallback(&rx_cb));
-	s->GetSockName(local);
-	Flow *f = &g_sim->flows[InetSocketAddress::ConvertFrom(local).GetPort() - PORT_BASE];
 	if (f->listener) {
 		f->listener->Close();
 		f->listener = nullptr;
@@ -795,13 +805,9 @@ void accept_cb(Ptr<Socket> s, const Address &)
 void rx_cb(Ptr<Socket> s)
 {
 	Sim *S = g_sim;
+	Flow *f = sock_flow(s, false);
 	Address from;
 	Ptr<Packet> p;
-	Address local;
-
-	s->GetSockName(local);
-	uint16_t port = InetSocketAddress::ConvertFrom(local).GetPort();
-	Flow *f = &S->flows[port - PORT_BASE];
 
 	while ((p = s->RecvFrom(from)) && p->GetSize()) {
 		f->rx += p->GetSize();
@@ -817,11 +823,7 @@ void rx_cb(Ptr<Socket> s)
 /* The application writes what the socket takes, once the flow has started. */
 void tx_more(Ptr<Socket> s, uint32_t)
 {
-	Sim *S = g_sim;
-	Address peer;
-
-	s->GetPeerName(peer);
-	Flow *f = &S->flows[InetSocketAddress::ConvertFrom(peer).GetPort() - PORT_BASE];
+	Flow *f = sock_flow(s, true);
 
 	if (!f->connected || !f->go)
 		return;
@@ -846,10 +848,7 @@ void tx_more(Ptr<Socket> s, uint32_t)
 
 void connected_cb(Ptr<Socket> s)
 {
-	Address peer;
-
-	s->GetPeerName(peer);
-	g_sim->flows[InetSocketAddress::ConvertFrom(peer).GetPort() - PORT_BASE].connected = true;
+	sock_flow(s, true)->connected = true;
 	tx_more(s, s->GetTxAvailable());
 }
 
@@ -975,7 +974,6 @@ struct Params {
 	int64_t max_cwnd = -1; /* packets; 0: no cap, -1: the initial window */
 	double fail = 0;
 	uint32_t seed = 1;
-	uint32_t hash_seed = 0; /* the draw of the switches' ECMP hash */
 	uint64_t deadline_us = 1000000;
 };
 
@@ -1344,8 +1342,8 @@ void usage()
 		"usage: spritz-sim --topo TOPO (--flows FILE --scheme NAME | --walk) [--out FILE]\n"
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
-		"       [--minimal-tag TAG] [--hash-seed N] [--rng-seed N] [--connect-us US] [--max-cwnd PKTS] [--progress]\n"
-		"       [--trace-flow N] [--no-disable]\n");
+		"       [--minimal-tag TAG] [--hash-seed N] [--rng-seed N] [--connect-us US]\n"
+		"       [--max-cwnd PKTS] [--progress] [--trace-flow N] [--no-disable]\n");
 	exit(2);
 }
 
@@ -1405,7 +1403,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		case 'G': A.rng_seed = strtoul(optarg, nullptr, 0); A.have_rng = true; break;
 		case 'E': S->ecmp_tag = optarg; break;
 		case 'm': S->min_tag = optarg; break;
-		case 'H': P.hash_seed = strtoul(optarg, nullptr, 0); break;
+		case 'H': S->hash_seed = strtoul(optarg, nullptr, 0); break;
 		case 'X': S->trace_flow = strtol(optarg, nullptr, 0); break;
 		case 'N': S->no_disable = true; break;
 		case 'C': S->setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
@@ -1441,10 +1439,9 @@ void sim_init(Sim *S, const Params &P, const Args &A)
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_ECMP, 0, &S->cfg_ecmp);
 	spritz_sw_cfg_init(S->t, SPRITZ_SW_MODE_MINIMAL, 0, &S->cfg_min);
 	/* draw N of the ECMP hash: the lab's seed (libspritz's) plus N */
-	S->cfg.seed += P.hash_seed;
-	S->cfg_ecmp.seed += P.hash_seed;
-	S->cfg_min.seed += P.hash_seed;
-	S->hash_seed = P.hash_seed;
+	S->cfg.seed += S->hash_seed;
+	S->cfg_ecmp.seed += S->hash_seed;
+	S->cfg_min.seed += S->hash_seed;
 	uint64_t seed = A.have_rng ? A.rng_seed : P.seed;
 	S->rng = Rng(seed);
 	S->mark_rng = Rng(seed ^ 0xec4ULL << 32);

@@ -132,6 +132,14 @@ background_case()
 	report_refused "$d-ecmp" "background or queues differ" "${args[@]}" --background minimal
 }
 
+# perm_sig ARGS...: the permutation's switch packets and per-flow FCTs
+# under spritz-sim ARGS (a run's signature, to compare two runs).
+perm_sig()
+{
+	"$sim" --topo "$topo" --flows "$tmp/perm" --deadline-us 200000 "$@" --out /dev/stdout \
+		2>/dev/null | jq -c '[.sim.switch_packets, [.flows[].fct_us]]'
+}
+
 # --hash-seed 1 against 0: the ECMP paths of the permutation drawn anew
 # (other switch packets, other FCTs) under ecmp; under scout, whose
 # switches follow the hosts' EVs, the same run; sim/run's run 2 is draw 1.
@@ -141,9 +149,7 @@ hash_seed_case()
 
 	for s in ecmp scout; do
 		for h in 0 1; do
-			out+=("$("$sim" --topo "$topo" --flows "$tmp/perm" --scheme $s --hash-seed $h \
-				--deadline-us 200000 --out /dev/stdout 2>/dev/null |
-				jq -c '[.sim.switch_packets, [.flows[].fct_us]]')")
+			out+=("$(perm_sig --scheme $s --hash-seed $h)")
 		done
 	done
 	[ "${out[0]}" != "${out[1]}" ] || { echo "ecmp: the same run for draws 0 and 1"; return 1; }
@@ -163,12 +169,8 @@ pinned_case()
 {
 	local a b
 
-	a=$("$sim" --topo "$topo" --flows "$tmp/perm" --scheme "$1" "$2" permutation \
-		--deadline-us 200000 --out /dev/stdout 2>/dev/null |
-		jq -c '[.sim.switch_packets, [.flows[].fct_us]]') || return 1
-	b=$("$sim" --topo "$topo" --flows "$tmp/perm" --scheme "$3" --deadline-us 200000 \
-		--out /dev/stdout 2>/dev/null | jq -c '[.sim.switch_packets, [.flows[].fct_us]]') ||
-		return 1
+	a=$(perm_sig --scheme "$1" "$2" permutation) || return 1
+	b=$(perm_sig --scheme "$3") || return 1
 	[ "$a" = "$b" ] && [ "$a" != "[null,[]]" ] ||
 		{ echo "$1 $2: ${a:0:80}"; echo "$3: ${b:0:80}"; return 1; }
 }
