@@ -1007,6 +1007,30 @@ void fabric_nodes(NodeContainer &sws, NodeContainer &hosts)
 						    Ipv4L3Protocol::PROT_NUMBER, nullptr);
 }
 
+/*
+ * Unhook switch port @dev's queue from the NetDeviceQueue that
+ * PointToPointHelper aggregates to every device.  Its stop/wake and byte
+ * counts serve a queue discipline or BQL above the device, and a switch
+ * has neither (switch_rx() hands packets to the device, which queues
+ * them): three callbacks per packet and hop that decide nothing.
+ */
+void port_unhook_txq(Ptr<PointToPointNetDevice> dev)
+{
+	Ptr<NetDeviceQueueInterface> ndqi = dev->GetObject<NetDeviceQueueInterface>();
+	Queue<Packet> *q = PeekPointer(dev->GetQueue());
+	NetDeviceQueue *txq;
+
+	if (!ndqi)
+		return;
+	txq = PeekPointer(ndqi->GetTxQueue(0));
+	q->TraceDisconnectWithoutContext("Enqueue",
+		MakeCallback(&NetDeviceQueue::PacketEnqueued<Queue<Packet>>, txq).Bind(q));
+	q->TraceDisconnectWithoutContext("Dequeue",
+		MakeCallback(&NetDeviceQueue::PacketDequeued<Queue<Packet>>, txq).Bind(q));
+	q->TraceDisconnectWithoutContext("DropBeforeEnqueue",
+		MakeCallback(&NetDeviceQueue::PacketDiscarded<Queue<Packet>>, txq).Bind(q));
+}
+
 /* Record device @d as port @slot of switch @sw. */
 void fabric_port(uint32_t sw, uint32_t slot, Ptr<NetDevice> d)
 {
@@ -1016,6 +1040,7 @@ void fabric_port(uint32_t sw, uint32_t slot, Ptr<NetDevice> d)
 
 	pt.dev = d;
 	pt.dq = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
+	port_unhook_txq(DynamicCast<PointToPointNetDevice>(d));
 	pt.flags = SPRITZ_SW_PORT_VALID;
 	if (S->slot_of_if[sw].size() <= ifi)
 		S->slot_of_if[sw].resize(ifi + 1, SPRITZ_SW_SLOT_NONE);
