@@ -116,6 +116,7 @@ public:
 	struct Key {
 		uint32_t host, src, dst;
 		uint16_t ev;
+		uint8_t cls; /* latency class, 0 = minimal */
 	};
 	std::vector<Key> disabled_now() const;
 

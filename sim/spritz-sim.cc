@@ -1274,10 +1274,12 @@ bool path_failed(uint32_t src, uint32_t dst, uint16_t ev)
 void write_results(FILE *o, double wall, double cpu)
 {
 	Sim *S = g_sim;
-	uint64_t marks = 0, qdrops = 0, bh = 0, dis_failed = 0, dis_other = 0;
+	uint64_t marks = 0, qdrops = 0, bh = 0, dis_failed = 0, dis_other = 0, dis_min = 0;
 
-	for (const auto &k : S->tables->disabled_now())
+	for (const auto &k : S->tables->disabled_now()) {
 		(path_failed(k.src, k.dst, k.ev) ? dis_failed : dis_other)++;
+		dis_min += k.cls == 0;
+	}
 
 	for (int s = 0; s < S->t->nsw; s++) {
 		for (auto &pt : S->ports[s]) {
@@ -1302,7 +1304,8 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
 		   "\"failed_links\": %zu, \"ugal_valiant\": %llu, \"ugal_minimal\": %llu, "
 		   "\"path_disables\": %llu, \"path_enables\": %llu, "
-		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"fb_ack\": %llu, "
+		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"disabled_minimal\": %llu, "
+		   "\"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
 		   "\"pick_fail\": %llu, \"pick_small_flow\": %llu, \"pick_avoid\": %llu, "
 		   "\"ring_overrun\": %llu, "
@@ -1322,6 +1325,7 @@ void write_results(FILE *o, double wall, double cpu)
 		S->failed.size(), (unsigned long long)S->ugal_val, (unsigned long long)S->ugal_min,
 		(unsigned long long)S->tables->disables, (unsigned long long)S->tables->enables,
 		(unsigned long long)dis_failed, (unsigned long long)dis_other,
+		(unsigned long long)dis_min,
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
 		(unsigned long long)S->st.picks, (unsigned long long)S->st.pick_fail,

@@ -240,7 +240,8 @@ std::vector<Tables::Key> Tables::disabled_now() const
 
 		for (uint32_t j = 0; d && j < d->n; j++)
 			if (d->until[j])
-				v.push_back({ (uint32_t)(i / nsw), d->src, (uint32_t)(i % nsw), d->ev[j] });
+				v.push_back({ (uint32_t)(i / nsw), d->src, (uint32_t)(i % nsw), d->ev[j],
+					      d->cls[j] });
 	}
 	return v;
 }
