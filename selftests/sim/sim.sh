@@ -162,6 +162,42 @@ hash_seed_case()
 		check_json "$d/run-ecmp-2.json" '.sim.hash_seed == 1'
 }
 
+# The motivational scenario, two schemes, two runs each: monitored.dat has
+# a row per scheme, its median the monitored FCT of results.json, its
+# range that of the flows files; fct-bars.dat a row per scheme, one of
+# its runs' mean FCTs (the lower median of two) around the mean of all
+# its flows; the plots are made where gnuplot is.
+plots_case()
+{
+	local d=$tmp/plots s bad=0
+
+	OUT=$SPRITZ_OUT "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario motivational \
+		--schemes ecmp,scout --repeat 2 --size 65536 --out "$d" >/dev/null 2>"$d.err" ||
+		{ tail -n 3 "$d.err"; return 1; }
+	[ "$(awk '{ print $1 }' "$d/monitored.dat" | xargs)" = "ecmp scout" ] &&
+		[ "$(awk '{ print $1 }' "$d/fct-bars.dat" | xargs)" = "ecmp scout" ] ||
+		{ echo "rows:"; cat "$d/monitored.dat" "$d/fct-bars.dat"; return 1; }
+	for s in ecmp scout; do
+		jq -e --argjson m "$(awk -v s=$s '$1 == s { printf "[%s, %s, %s]", $2, $3, $4 }' \
+				"$d/monitored.dat")" \
+			--argjson b "$(awk -v s=$s '$1 == s { printf "[%s, %s, %s]", $2, $3, $4 }' \
+				"$d/fct-bars.dat")" \
+			--slurpfile f "$d/flows-$s.json" \
+			'([$f[0].flows[] | select(.tag == "monitored") | .fct_us] | [min, max]) as $r |
+			 .schemes["'$s'"] as $S |
+			 $S.monitored_fct_us == $m[0] and $r == $m[1:] and
+			 $b[0] == $b[1] and $b[1] <= $b[2] and
+			 $b[1] <= $S.fct_us.mean + 1 and $S.fct_us.mean <= $b[2]' \
+			"$d/results.json" >/dev/null ||
+			{ echo "$s: monitored / bars rows do not match results.json"; bad=1; }
+	done
+	if command -v gnuplot >/dev/null; then
+		[ -s "$d/monitored.png" ] && [ -s "$d/fct-bars.png" ] && [ -s "$d/fct.png" ] ||
+			{ echo "no plots"; bad=1; }
+	fi
+	return $bad
+}
+
 # pinned_case SCHEME TAG-OPTION AS: every flow of the permutation pinned by
 # TAG-OPTION under SCHEME runs as the scheme AS: the same FCT per flow and
 # the same packets through the switches.
@@ -428,7 +464,7 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 26))"
+	ktap_header "$(($(wc -l <<< "$cases") + 27))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
@@ -506,6 +542,7 @@ scenarios)
 		timers_case
 	run_test "sim/run --report: runs made apart, one results.json; bad input refused" \
 		report_case
+	run_test "sim/run motivational: monitored and mean-FCT bars of the runs" plots_case
 	run_test "sim/run --duration-us past the deadline: exit 2" expect 2 \
 		"failed to parse --duration-us 2000: not a number of microseconds below the deadline" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario websearch \
