@@ -81,33 +81,30 @@ plot_cdf()
 	) || say "gnuplot failed: $dir/fct.png not written"
 }
 
-# plot_stat DIR SCHEMES FILTER: per scheme "MID MIN MAX" (us) of FILTER's
-# numbers, an array made from a flows file.
-plot_stat()
+# plot_stat_bars PNG TITLE UNIT DIR SCHEMES FILTER: a bar per scheme, the
+# median and range of FILTER's numbers (us), an array made from its flows
+# file with $d its deadline.
+plot_stat_bars()
 {
-	local f
-	for f in $(plot_files "$1" "$2"); do
-		plot_jq -r "$PLOT_JQ"'.deadline_us as $d | '"$3"' |
-			"\(pct(0.5)) \(min) \(max)"' "$f"
+	local f rows='' names=''
+	for f in $(plot_files "$4" "$5"); do
+		rows+=$(plot_jq -r "$PLOT_JQ"'.deadline_us as $d | '"$6"' |
+			"\(pct(0.5)) \(min) \(max)"' "$f")$'\n'
+		names+=$(plot_scheme "$f")$'\n'
 	done
+	plot_bars "$1" "$2" "$3" "${rows%$'\n'}" "${names%$'\n'}"
 }
 
 plot_fct_bars()
 {
-	local dir=$1 files
-	files=$(plot_files "$dir" "$4")
-	plot_bars "$dir/fct-bars.png" "$2" "$3" "$(plot_stat "$dir" "$4" \
-		'[.flows | group_by(.run)[] | [.[] | fct($d)] | add / length]')" \
-		"$(for f in $files; do plot_scheme "$f"; done)"
+	plot_stat_bars "$1/fct-bars.png" "$2" "$3" "$1" "$4" \
+		'[.flows | group_by(.run)[] | [.[] | fct($d)] | add / length]'
 }
 
 plot_monitored()
 {
-	local dir=$1 files
-	files=$(plot_files "$dir" "$4")
-	plot_bars "$dir/monitored.png" "$2" "$3" "$(plot_stat "$dir" "$4" \
-		'[.flows[] | select(.tag == "monitored") | fct($d)]')" \
-		"$(for f in $files; do plot_scheme "$f"; done)"
+	plot_stat_bars "$1/monitored.png" "$2" "$3" "$1" "$4" \
+		'[.flows[] | select(.tag == "monitored") | fct($d)]'
 }
 
 plot_bars()
