@@ -39,30 +39,18 @@ plot_div()
 	esac
 }
 
-# The flows files of DIR for SCHEMES, one per line.
-plot_files()
-{
-	local s
-	for s in ${2//,/ }; do
-		[ -f "$1/flows-$s.json" ] && echo "$1/flows-$s.json"
-	done
-	return 0
-}
-
-# The scheme of flows file $1.
-plot_scheme() { local f=${1##*/flows-}; echo "${f%.json}"; }
-
 plot_cdf()
 {
-	local dir=$1 title=$2 unit=$3 div f plot=()
+	local dir=$1 title=$2 unit=$3 div s plot=()
 	div=$(plot_div "$unit") || return 1
 	rm -f "$dir/fct.png" "$dir"/cdf-*.dat
-	for f in $(plot_files "$dir" "$4"); do
+	for s in ${4//,/ }; do
+		[ -f "$dir/flows-$s.json" ] || continue
 		plot_jq -r --argjson div "$div" "$PLOT_JQ"'.deadline_us as $d | [.flows[] | fct($d)] |
 			sort | length as $n | "\(.[0] / $div) 0",
-			(to_entries[] | "\(.value / $div) \((.key + 1) / $n)")' "$f" \
-			> "$dir/cdf-$(plot_scheme "$f").dat"
-		plot+=("'$dir/cdf-$(plot_scheme "$f").dat' using 1:2 with steps lw 2 title '$(plot_scheme "$f")'")
+			(to_entries[] | "\(.value / $div) \((.key + 1) / $n)")' "$dir/flows-$s.json" \
+			> "$dir/cdf-$s.dat"
+		plot+=("'$dir/cdf-$s.dat' using 1:2 with steps lw 2 title '$s'")
 	done
 	[ ${#plot[@]} -gt 0 ] || { say "no flows: $dir/fct.png not written"; return 0; }
 	command -v gnuplot >/dev/null || { say "no gnuplot: $dir/fct.png not written"; return 0; }
@@ -86,11 +74,12 @@ plot_cdf()
 # file with $d its deadline.
 plot_stat_bars()
 {
-	local f rows='' names=''
-	for f in $(plot_files "$4" "$5"); do
+	local s rows='' names=''
+	for s in ${5//,/ }; do
+		[ -f "$4/flows-$s.json" ] || continue
 		rows+=$(plot_jq -r "$PLOT_JQ"'.deadline_us as $d | '"$6"' |
-			"\(pct(0.5)) \(min) \(max)"' "$f")$'\n'
-		names+=$(plot_scheme "$f")$'\n'
+			"\(pct(0.5)) \(min) \(max)"' "$4/flows-$s.json")$'\n'
+		names+=$s$'\n'
 	done
 	plot_bars "$1" "$2" "$3" "${rows%$'\n'}" "${names%$'\n'}"
 }

@@ -1036,11 +1036,12 @@ void fabric_port(uint32_t sw, uint32_t slot, Ptr<NetDevice> d)
 {
 	Sim *S = g_sim;
 	SwPort &pt = S->ports[sw][slot];
+	Ptr<PointToPointNetDevice> p2p = DynamicCast<PointToPointNetDevice>(d);
 	uint32_t ifi = d->GetIfIndex();
 
 	pt.dev = d;
-	pt.dq = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
-	port_unhook_txq(DynamicCast<PointToPointNetDevice>(d));
+	pt.dq = p2p->GetQueue();
+	port_unhook_txq(p2p);
 	pt.flags = SPRITZ_SW_PORT_VALID;
 	if (S->slot_of_if[sw].size() <= ifi)
 		S->slot_of_if[sw].resize(ifi + 1, SPRITZ_SW_SLOT_NONE);
