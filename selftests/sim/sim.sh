@@ -358,7 +358,8 @@ report_refused()
 # experiment (Scout and ECMP) with TCP's duplicate-ACK threshold 3 and 44:
 # the hand-written part of the document is kept, the generated part has
 # a table and ratio line per threshold, and "not run" for every
-# experiment it lacks.
+# experiment it lacks; run again without the threshold-44 results, it
+# keeps that section as the document had it.
 eval_doc_case()
 {
 	local o=$tmp/evalout doc=$tmp/eval.rst dt
@@ -385,6 +386,10 @@ eval_doc_case()
 	done
 	[ "$(grep -c "^Best other scheme, ecmp," "$doc")" -eq 2 ] || { echo "not two ratio lines"; return 1; }
 	! grep -q "^Replaced" "$doc" || { echo "the generated part was kept"; return 1; }
+	cp "$doc" "$doc.first"
+	rm -r "$o/eval/adversarial-df-dt44"
+	OUT=$o EVAL_DOC=$doc "$SPRITZ_TOP/sim/eval" --doc-only 2>/dev/null || return 1
+	cmp -s "$doc" "$doc.first" || { echo "the section without results was not kept"; return 1; }
 }
 
 case $what in
@@ -528,7 +533,7 @@ scenarios)
 	run_test "sim/run --scenario bogus: exit 2" expect 2 \
 		"failed to parse --scenario bogus: not motivational, permutation" \
 		env OUT="$SPRITZ_OUT" "$SPRITZ_TOP/sim/run" --topo "$topo" --scenario bogus --out "$tmp/x"
-	run_test "sim/eval --doc-only: one experiment's table, the others not run" eval_doc_case
+	run_test "sim/eval --doc-only: one experiment's tables, the others not run, kept when gone" eval_doc_case
 	run_test "sim/eval --only bogus: exit 2" expect 2 \
 		"failed to parse --only bogus: not motivational, failures, adversarial" \
 		"$SPRITZ_TOP/sim/eval" --only bogus
