@@ -359,7 +359,8 @@ report_refused()
 # the hand-written part of the document is kept, the generated part has
 # a table and ratio line per threshold, and "not run" for every
 # experiment it lacks; run again without the threshold-44 results, it
-# keeps that section as the document had it.
+# keeps that section as the document had it; with results it cannot read,
+# it fails and leaves the document as it was.
 eval_doc_case()
 {
 	local o=$tmp/evalout doc=$tmp/eval.rst dt
@@ -390,6 +391,10 @@ eval_doc_case()
 	rm -r "$o/eval/adversarial-df-dt44"
 	OUT=$o EVAL_DOC=$doc "$SPRITZ_TOP/sim/eval" --doc-only 2>/dev/null || return 1
 	cmp -s "$doc" "$doc.first" || { echo "the section without results was not kept"; return 1; }
+	echo '{' > "$o/eval/adversarial-df/results.json"
+	! OUT=$o EVAL_DOC=$doc "$SPRITZ_TOP/sim/eval" --doc-only 2>/dev/null ||
+		{ echo "a table that could not be made did not fail"; return 1; }
+	cmp -s "$doc" "$doc.first" || { echo "a failed rewrite changed the document"; return 1; }
 }
 
 case $what in
