@@ -330,24 +330,127 @@ __noinline int sw_decide(const struct spritz_sw_info *me, int have_me, __u32 sw,
 	return spritz_sw_decide(cfg, me, sw, p, d);
 }
 
+/* The trace record of this packet, reset; NULL unless tracing is on. */
+static __always_inline struct spritz_sw_trace *trace_begin(const struct spritz_sw_cfg *cfg,
+							   __u32 me, __u32 in_slot)
+{
+	struct spritz_sw_trace *tr;
+	__u32 zero = 0;
+	__u64 seq;
+
+	if (!(cfg->flags & SPRITZ_SW_F_TRACE))
+		return NULL;
+	tr = bpf_map_lookup_elem(&sw_trace, &zero);
+	if (!tr)
+		return NULL;
+	seq = tr->seq + 1;
+	__builtin_memset(tr, 0, sizeof(*tr));
+	tr->seq = seq;
+	tr->sw = me;
+	tr->in_slot = in_slot;
+	tr->out_slot = SPRITZ_SW_SLOT_NONE;
+	return tr;
+}
+
+/* What the switch knows of the packet, for the core (switch_core.h). */
+static __always_inline void fill_pkt(const struct spritz_sw_cfg *cfg, __u32 me, __u32 in_slot,
+				     const struct pkt *p, struct spritz_sw_pkt *in)
+{
+	struct spritz_sw_dir_key dkey;
+	struct spritz_sw_dir_val *dv;
+	struct spritz_sw_route *rt;
+	struct spritz_sw_info *di;
+
+	in->in_slot = in_slot;
+	in->hop = p->hop;
+	in->dst_sw = SPRITZ_SW_NONE;
+	in->dst_group = SPRITZ_SW_NONE;
+	in->route_port = SPRITZ_SW_SLOT_NONE;
+	dkey.prefixlen = 128;
+	__builtin_memcpy(dkey.addr, p->addr[1], 16);
+	dv = bpf_map_lookup_elem(&sw_dir, &dkey);
+	if (dv && dv->sw < SPRITZ_SW_MAX_SWITCHES) {
+		in->dst_sw = dv->sw;
+		in->dst_slot = dv->slot;
+		di = bpf_map_lookup_elem(&sw_info, &in->dst_sw);
+		if (di)
+			in->dst_group = di->group;
+		rt = route_of(me, in->dst_sw);
+		if (rt)
+			in->route_port = rt->port;
+	}
+	in->ev = carried_ev(p);
+	in->flow_hash = spritz_sw_flow_hash(p->addr[0], p->addr[1], p->sport, p->dport, p->proto,
+					    p->flowlabel, cfg->seed);
+	in->pkt_hash = spritz_sw_pkt_hash(in->flow_hash, p->w1, p->w2);
+	in->rnd = bpf_get_prandom_u32();
+}
+
+/* The core's verdict, with what it asks for filled in (at most three calls). */
+static __always_inline int decide(const struct spritz_sw_cfg *cfg, __u32 me,
+				  struct spritz_sw_pkt *in, struct spritz_sw_decision *dec)
+{
+	struct spritz_sw_info *mi = bpf_map_lookup_elem(&sw_info, &me), info = {};
+	int ret;
+
+	if (mi)
+		info = *mi;
+	ret = sw_decide(&info, !!mi, me, in, dec);
+	if (ret == SPRITZ_SW_V_NEED && (dec->need & SPRITZ_SW_NEED_PREV)) {
+		fill_prev(me, in);
+		ret = sw_decide(&info, !!mi, me, in, dec);
+	}
+	if (ret == SPRITZ_SW_V_NEED && (dec->need & SPRITZ_SW_NEED_UGAL) && mi) {
+		fill_ugal(cfg, &info, me, in, dec->val_port);
+		ret = sw_decide(&info, !!mi, me, in, dec);
+	}
+	return ret;
+}
+
+/* Rewrite for the next hop: MACs, hop limit / TTL (with the IPv4 checksum). */
+static __always_inline int rewrite(struct __sk_buff *skb, const struct spritz_sw_port *out,
+				   const struct pkt *p)
+{
+	__u8 hop = p->hop - 1;
+	__u16 old = bpf_htons(((__u16)p->hop << 8) | p->proto);
+	__u16 new = bpf_htons(((__u16)hop << 8) | p->proto);
+
+	if (bpf_skb_store_bytes(skb, 0, out->dst_mac, 6, 0) ||
+	    bpf_skb_store_bytes(skb, 6, out->src_mac, 6, 0))
+		return -1;
+	if (p->v6)
+		return bpf_skb_store_bytes(skb, ETH_HLEN + 7, &hop, 1, 0) ? -1 : 0;
+	if (bpf_l3_csum_replace(skb, ETH_HLEN + 10, old, new, 2) ||
+	    bpf_skb_store_bytes(skb, ETH_HLEN + 8, &hop, 1, 0))
+		return -1;
+	return 0;
+}
+
+/* A packet leaves by port key: its counters and its virtual queue. */
+static __always_inline void account(struct __sk_buff *skb, __u32 key)
+{
+	struct spritz_sw_ctr *ctr = bpf_map_lookup_elem(&sw_tx, &key);
+	struct spritz_sw_vq *vq = bpf_map_lookup_elem(&sw_vq, &key);
+
+	if (ctr) {
+		ctr->packets++;
+		ctr->bytes += skb->len;
+	}
+	if (vq)
+		spritz_sw_vq_add(vq, bpf_ktime_get_ns(), skb->len);
+}
+
 SEC("tc")
 int spritz_switch(struct __sk_buff *skb)
 {
-	struct spritz_sw_trace *tr = NULL;
 	struct spritz_sw_decision dec = {};
-	struct spritz_sw_dir_key dkey;
-	struct spritz_sw_dir_val *dv;
-	struct spritz_sw_info *mi, *di, info = {};
+	struct spritz_sw_trace *tr;
 	struct spritz_sw_pkt in = {};
-	struct spritz_sw_route *rt;
 	struct spritz_sw_port *out;
-	struct spritz_sw_ctr *ctr;
 	struct spritz_sw_cfg *cfg;
 	struct spritz_sw_in *ing;
-	struct spritz_sw_vq *vq;
 	__u32 zero = 0, ifi, me, key, ret, why;
 	struct pkt p = {};
-	__u8 hop;
 
 	cfg = bpf_map_lookup_elem(&sw_cfg, &zero);
 	ifi = skb->ingress_ifindex;
@@ -355,65 +458,16 @@ int spritz_switch(struct __sk_buff *skb)
 	if (!cfg || !ing || ing->sw >= SPRITZ_SW_MAX_SWITCHES || ing->slot >= SPRITZ_SW_MAX_SLOTS)
 		return TC_ACT_OK;
 	me = ing->sw;
-	if (cfg->flags & SPRITZ_SW_F_TRACE) {
-		tr = bpf_map_lookup_elem(&sw_trace, &zero);
-		if (tr) {
-			__u64 seq = tr->seq + 1;
-
-			__builtin_memset(tr, 0, sizeof(*tr));
-			tr->seq = seq;
-			tr->sw = me;
-			tr->in_slot = ing->slot;
-			tr->out_slot = SPRITZ_SW_SLOT_NONE;
-		}
-	}
+	tr = trace_begin(cfg, me, ing->slot);
 
 	ret = parse(skb, &p);
 	if (ret)
 		return drop(me, ret - 1, tr);
-	if (tr)
-		tr->hop_in = p.hop;
-
-	/* what the switch knows: the core decides (switch_core.h) */
-	in.in_slot = ing->slot;
-	in.hop = p.hop;
-	in.dst_sw = SPRITZ_SW_NONE;
-	in.dst_group = SPRITZ_SW_NONE;
-	in.route_port = SPRITZ_SW_SLOT_NONE;
-	dkey.prefixlen = 128;
-	__builtin_memcpy(dkey.addr, p.addr[1], 16);
-	dv = bpf_map_lookup_elem(&sw_dir, &dkey);
-	if (dv && dv->sw < SPRITZ_SW_MAX_SWITCHES) {
-		in.dst_sw = dv->sw;
-		in.dst_slot = dv->slot;
-		di = bpf_map_lookup_elem(&sw_info, &in.dst_sw);
-		if (di)
-			in.dst_group = di->group;
-		rt = route_of(me, in.dst_sw);
-		if (rt)
-			in.route_port = rt->port;
-	}
-	if (tr)
-		tr->dst_sw = in.dst_sw == SPRITZ_SW_NONE ? 0 : in.dst_sw;
-	in.ev = carried_ev(&p);
-	in.flow_hash = spritz_sw_flow_hash(p.addr[0], p.addr[1], p.sport, p.dport, p.proto,
-					   p.flowlabel, cfg->seed);
-	in.pkt_hash = spritz_sw_pkt_hash(in.flow_hash, p.w1, p.w2);
-	in.rnd = bpf_get_prandom_u32();
-	mi = bpf_map_lookup_elem(&sw_info, &me);
-	if (mi)
-		info = *mi;
-
-	ret = sw_decide(&info, !!mi, me, &in, &dec);
-	if (ret == SPRITZ_SW_V_NEED && (dec.need & SPRITZ_SW_NEED_PREV)) {
-		fill_prev(me, &in);
-		ret = sw_decide(&info, !!mi, me, &in, &dec);
-	}
-	if (ret == SPRITZ_SW_V_NEED && (dec.need & SPRITZ_SW_NEED_UGAL) && mi) {
-		fill_ugal(cfg, &info, me, &in, dec.val_port);
-		ret = sw_decide(&info, !!mi, me, &in, &dec);
-	}
+	fill_pkt(cfg, me, ing->slot, &p, &in);
+	ret = decide(cfg, me, &in, &dec);
 	if (tr) {
+		tr->hop_in = p.hop;
+		tr->dst_sw = in.dst_sw == SPRITZ_SW_NONE ? 0 : in.dst_sw;
 		tr->role = dec.role;
 		tr->steered = dec.steered;
 		tr->ev = dec.ev;
@@ -428,32 +482,9 @@ int spritz_switch(struct __sk_buff *skb)
 	why = spritz_sw_port_check(out->flags, out->ifindex, p.pure_ack);
 	if (why)
 		return drop(me, why - 1, tr);
-
-	/* Rewrite: MACs, hop limit / TTL (with the IPv4 checksum). */
-	if (bpf_skb_store_bytes(skb, 0, out->dst_mac, 6, 0) ||
-	    bpf_skb_store_bytes(skb, 6, out->src_mac, 6, 0))
+	if (rewrite(skb, out, &p))
 		return drop(me, SPRITZ_SW_DROP_MALFORMED, tr);
-	hop = p.hop - 1;
-	if (p.v6) {
-		if (bpf_skb_store_bytes(skb, ETH_HLEN + 7, &hop, 1, 0))
-			return drop(me, SPRITZ_SW_DROP_MALFORMED, tr);
-	} else {
-		__u16 old = bpf_htons(((__u16)p.hop << 8) | p.proto);
-		__u16 new = bpf_htons(((__u16)hop << 8) | p.proto);
-
-		if (bpf_l3_csum_replace(skb, ETH_HLEN + 10, old, new, 2) ||
-		    bpf_skb_store_bytes(skb, ETH_HLEN + 8, &hop, 1, 0))
-			return drop(me, SPRITZ_SW_DROP_MALFORMED, tr);
-	}
-
-	ctr = bpf_map_lookup_elem(&sw_tx, &key);
-	if (ctr) {
-		ctr->packets++;
-		ctr->bytes += skb->len;
-	}
-	vq = bpf_map_lookup_elem(&sw_vq, &key);
-	if (vq)
-		spritz_sw_vq_add(vq, bpf_ktime_get_ns(), skb->len);
+	account(skb, key);
 	if (tr) {
 		tr->out_slot = dec.slot;
 		tr->ifindex = out->ifindex;
