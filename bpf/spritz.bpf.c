@@ -667,6 +667,71 @@ static __always_inline int spritz_hdrs_join(struct __sk_buff *skb, struct spritz
 	return h->l3 + l3_min > spritz_data_end(skb) ? -1 : 0;
 }
 
+/*
+ * The addresses of @h's IPv6 or IPv4 header (@v6) into @k, IPv4 ones
+ * v4-mapped: source first, or destination first if @reverse.
+ */
+static __always_inline void spritz_key_addrs(struct spritz_flow_key *k, const struct spritz_hdrs *h,
+					     int v6, int reverse)
+{
+	__u8 *a = reverse ? k->daddr : k->saddr, *b = reverse ? k->saddr : k->daddr;
+
+	if (v6) {
+		const struct spritz_ip6 *ip6 = h->l3;
+
+		spritz_copy16(a, ip6->saddr);
+		spritz_copy16(b, ip6->daddr);
+	} else {
+		const struct spritz_ip4 *ip4 = h->l3;
+
+		spritz_v4mapped(a, ip4->saddr);
+		spritz_v4mapped(b, ip4->daddr);
+	}
+}
+
+/*
+ * The TCP flow key of a parsed TCP packet @h (@kind SPRITZ_PK_TCP6/4):
+ * source end first, or destination end first if @reverse (an ACK coming
+ * in, keyed as its flow's sender sees it).
+ */
+static __always_inline void spritz_tcp_key(struct spritz_flow_key *k, const struct spritz_hdrs *h,
+					   int kind, int reverse)
+{
+	const struct spritz_tcp *th = h->l4;
+
+	__builtin_memset(k, 0, sizeof(*k));
+	spritz_key_addrs(k, h, kind == SPRITZ_PK_TCP6, reverse);
+	k->sport = bpf_ntohs(reverse ? th->dest : th->source);
+	k->dport = bpf_ntohs(reverse ? th->source : th->dest);
+	k->proto = IPPROTO_TCP;
+}
+
+/* The flow's EV from now on: pick @r (SPRITZ_PICK_*). */
+static __always_inline void spritz_flow_picked(struct spritz_flow *f, int r)
+{
+	f->last_ev = SPRITZ_PICK_EV(r);
+	f->last_lat_class = SPRITZ_PICK_LAT_CLASS(r);
+	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
+}
+
+/*
+ * A segment that carries no decision (pure ACK, RST, SYN-ACK, FIN alone):
+ * seen by the feedback core, sent on the flow's last EV if it has one.
+ */
+static __always_inline void spritz_egress_ctl(struct spritz_flow *f, struct spritz_ip6 *ip6,
+					      struct spritz_stats *st, __u8 tflags, __u32 seq,
+					      __u32 end)
+{
+	spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
+	if (!(f->flags & SPRITZ_FLOW_F_HAVE_EV)) {
+		st->eg_unsteered++;
+		return;
+	}
+	spritz_set_flowlabel(ip6, f->last_ev);
+	st->eg_pure_ack++;
+	st->eg_rewrites++;
+}
+
 static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spritz_hdrs *h,
 					      struct spritz_stats *st)
 {
@@ -684,12 +749,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	tflags = th->flags;
 	paylen = spritz_tcp_paylen(th, h->l4_len);
 	kind = spritz_fb_seg_kind(tflags, paylen);
-	__builtin_memset(&key, 0, sizeof(key));
-	spritz_copy16(key.saddr, ip6->saddr);
-	spritz_copy16(key.daddr, ip6->daddr);
-	key.sport = bpf_ntohs(th->source);
-	key.dport = bpf_ntohs(th->dest);
-	key.proto = IPPROTO_TCP;
+	spritz_tcp_key(&key, h, SPRITZ_PK_TCP6, 0);
 	if (SPRITZ_BENCH_STOP(2))
 		return SPRITZ_TC_NEXT;
 	f = spritz_flow_get(&key, skb->ifindex, st, kind != SPRITZ_SEG_CTL);
@@ -706,14 +766,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 
 	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
 	if (kind == SPRITZ_SEG_CTL) {
-		spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
-		if (!(f->flags & SPRITZ_FLOW_F_HAVE_EV)) {
-			st->eg_unsteered++;
-			return SPRITZ_TC_NEXT;
-		}
-		spritz_set_flowlabel(ip6, f->last_ev);
-		st->eg_pure_ack++;
-		st->eg_rewrites++;
+		spritz_egress_ctl(f, ip6, st, tflags, seq, end);
 		return SPRITZ_TC_NEXT;
 	}
 
@@ -746,9 +799,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		goto out;
 	spritz_set_flowlabel(ip6, SPRITZ_PICK_EV(r));
 	st->eg_rewrites++;
-	f->last_ev = SPRITZ_PICK_EV(r);
-	f->last_lat_class = SPRITZ_PICK_LAT_CLASS(r);
-	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
+	spritz_flow_picked(f, r);
 	if (SPRITZ_BENCH_STOP(8))
 		goto out;
 	if (kind == SPRITZ_SEG_DATA) {
@@ -762,34 +813,6 @@ out:
 	th->seq = bpf_htonl(end);
 #endif
 	return SPRITZ_TC_NEXT;
-}
-
-/*
- * The TCP flow key of a parsed TCP packet @h (@kind SPRITZ_PK_TCP6/4):
- * source end first, or destination end first if @reverse (an ACK coming
- * in, keyed as its flow's sender sees it).
- */
-static __always_inline void spritz_tcp_key(struct spritz_flow_key *k, const struct spritz_hdrs *h,
-					   int kind, int reverse)
-{
-	const struct spritz_tcp *th = h->l4;
-	__u8 *a = reverse ? k->daddr : k->saddr, *b = reverse ? k->saddr : k->daddr;
-
-	__builtin_memset(k, 0, sizeof(*k));
-	if (kind == SPRITZ_PK_TCP6) {
-		const struct spritz_ip6 *ip6 = h->l3;
-
-		spritz_copy16(a, ip6->saddr);
-		spritz_copy16(b, ip6->daddr);
-	} else {
-		const struct spritz_ip4 *ip4 = h->l3;
-
-		spritz_v4mapped(a, ip4->saddr);
-		spritz_v4mapped(b, ip4->daddr);
-	}
-	k->sport = bpf_ntohs(reverse ? th->dest : th->source);
-	k->dport = bpf_ntohs(reverse ? th->source : th->dest);
-	k->proto = IPPROTO_TCP;
 }
 
 /*
@@ -999,9 +1022,7 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 		st->eg_unsteered++;
 		return -1;
 	}
-	f->last_ev = SPRITZ_PICK_EV(r);
-	f->last_lat_class = SPRITZ_PICK_LAT_CLASS(r);
-	f->flags |= SPRITZ_FLOW_F_HAVE_EV;
+	spritz_flow_picked(f, r);
 	if (record) {
 		spritz_fb_record(&f->fb, st, c->now, in->seq, in->end, SPRITZ_PICK_EV(r),
 				 SPRITZ_PICK_LAT_CLASS(r), segs);
@@ -1047,17 +1068,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	inner = inner && !spritz_inner_read(skb, i3, i4, i4_len, &in);
 	uh = h->l4;
 	__builtin_memset(&key, 0, sizeof(key));
-	if (v6) {
-		struct spritz_ip6 *ip6 = h->l3;
-
-		spritz_copy16(key.saddr, ip6->saddr);
-		spritz_copy16(key.daddr, ip6->daddr);
-	} else {
-		struct spritz_ip4 *ip4 = h->l3;
-
-		spritz_v4mapped(key.saddr, ip4->saddr);
-		spritz_v4mapped(key.daddr, ip4->daddr);
-	}
+	spritz_key_addrs(&key, h, v6, 0);
 	old = uh->source;
 	key.sport = bpf_ntohs(old);
 	key.dport = bpf_ntohs(uh->dest);
