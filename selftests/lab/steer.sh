@@ -15,10 +15,7 @@
 source "$(dirname "$0")/../lib/lib.sh"
 
 require_root
-modprobe -q veth 2>/dev/null
-ip link add spritz-probe0 type veth peer name spritz-probe1 2>/dev/null ||
-	{ echo "# SKIP: no veth"; exit $KSFT_SKIP; }
-ip link del spritz-probe0
+require_veth
 
 TOPO=dragonfly:p=1,a=2,h=1
 FABRIC=$SPRITZ_TOP/lab/fabric

@@ -101,6 +101,15 @@ require_root()
 	[ "$(id -u)" -eq 0 ] || { echo "# SKIP: needs root"; exit $KSFT_SKIP; }
 }
 
+# Skip unless a veth pair can be made (the lab's links).
+require_veth()
+{
+	modprobe -q veth 2>/dev/null
+	ip link add spritz-probe0 type veth peer name spritz-probe1 2>/dev/null ||
+		{ echo "# SKIP: no veth"; exit $KSFT_SKIP; }
+	ip link del spritz-probe0
+}
+
 # The spritz.ko built for the running kernel.
 spritz_ko()
 {
