@@ -1281,7 +1281,14 @@ static json_t *run_json(long long t0, long long t_end, int *nfin)
 	return root;
 }
 
-static int cmd_run(int argc, char **argv)
+struct run_args {
+	const char *plan, *outpath;
+	double deadline_s;
+	int port;
+};
+
+/* flowgen run's options; the flow list's path is argv[optind]. */
+static void run_parse(int argc, char **argv, struct run_args *a)
 {
 	static const struct option opts[] = {
 		{ "plan", required_argument, NULL, 'p' },
@@ -1291,104 +1298,141 @@ static int cmd_run(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{}
 	};
-	const char *plan = "/run/spritz-lab/plan", *outpath = NULL;
-	double deadline_s = 30;
-	int port = 5001, c, i, ready[2], stop[2], nrx = 0, nfin, nstop = 0;
-	long long t0, deadline, t_end;
-	FILE **res;
-	pid_t *pids;
-	int npids = 0;
-	json_t *root;
 	char *end;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': plan = optarg; break;
+		case 'p': a->plan = optarg; break;
 		case 'P':
-			port = strtol(optarg, &end, 0);
-			if (*end || port <= 0 || port > 65535)
+			a->port = strtol(optarg, &end, 0);
+			if (*end || a->port <= 0 || a->port > 65535)
 				die("failed to parse --port \"%s\": not a port", optarg);
 			break;
 		case 'd':
-			deadline_s = strtod(optarg, &end);
-			if (*end || deadline_s <= 0)
+			a->deadline_s = strtod(optarg, &end);
+			if (*end || a->deadline_s <= 0)
 				die("failed to parse --deadline \"%s\": not a positive number of "
 				    "seconds", optarg);
 			break;
 		case 't': stop_tag = optarg; break;
-		case 'o': outpath = optarg; break;
-		default: return 2;
+		case 'o': a->outpath = optarg; break;
+		default: exit(2);
 		}
 	}
 	if (optind != argc - 1)
 		die("usage: flowgen run FLOWS [--plan FILE] [--port P] [--deadline SEC] "
 		    "[--stop-tag TAG] [--out FILE]");
-	read_flows(argv[optind], plan);
-	for (i = 0; stop_tag && i < nflows; i++)
-		nstop += !strcmp(flows[i].tag, stop_tag);
-	if (stop_tag && !nstop)
-		die("failed to use --stop-tag %s: no flow has it", stop_tag);
-	stop_signals();
+}
+
+/* Every flow's destination port is @port. */
+static void set_dst_port(int port)
+{
+	int i;
+
 	for (i = 0; i < nflows; i++) {
 		if (flows[i].dst_sa.ss_family == AF_INET6)
 			((struct sockaddr_in6 *)&flows[i].dst_sa)->sin6_port = htons(port);
 		else
 			((struct sockaddr_in *)&flows[i].dst_sa)->sin_port = htons(port);
 	}
+}
+
+/*
+ * One receiver per namespace with a flow to it, into @pids / @res; returns
+ * their number once every one listens.
+ */
+static int start_receivers(int port, pid_t *pids, FILE **res, const int stop[2],
+			   long long deadline)
+{
+	int i, n = 0, ready[2];
+
+	if (pipe(ready))
+		die("failed to create pipe: %s", strerror(errno));
+	for (i = 0; i < nns; i++) {
+		if (!ns_has_flow(i, true))
+			continue;
+		pids[n] = spawn(&res[n]);
+		if (!pids[n]) {
+			close(ready[0]);
+			close(stop[0]);
+			close(stop[1]);
+			receiver(i, port, ready[1], res[n], deadline);
+		}
+		n++;
+	}
+	close(ready[1]);
+	for (i = 0; i < n; i++) {
+		char b;
+
+		if (read(ready[0], &b, 1) != 1)
+			die("failed to start receivers: %d of %d listen", i, n);
+	}
+	close(ready[0]);
+	return n;
+}
+
+/* One sender per namespace with a flow from it; returns their number. */
+static int start_senders(long long t0, pid_t *pids, FILE **res, const int stop[2],
+			 long long deadline)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nns; i++) {
+		if (!ns_has_flow(i, false))
+			continue;
+		pids[n] = spawn(&res[n]);
+		if (!pids[n]) {
+			close(stop[0]);
+			sender(i, t0, res[n], deadline);
+		}
+		n++;
+	}
+	return n;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_args a = { .plan = "/run/spritz-lab/plan", .deadline_s = 30, .port = 5001 };
+	int i, stop[2], nrx, ntx, nfin, nstop = 0;
+	long long t0, deadline, t_end;
+	json_t *root;
+	pid_t *pids;
+	FILE **res;
+
+	run_parse(argc, argv, &a);
+	read_flows(argv[optind], a.plan);
+	for (i = 0; stop_tag && i < nflows; i++)
+		nstop += !strcmp(flows[i].tag, stop_tag);
+	if (stop_tag && !nstop)
+		die("failed to use --stop-tag %s: no flow has it", stop_tag);
+	stop_signals();
+	set_dst_port(a.port);
 	res = calloc(2 * nns, sizeof(*res));
 	pids = calloc(2 * nns, sizeof(*pids));
 	if (!res || !pids)
 		die("failed to allocate children: out of memory");
 	/* Start: after every receiver listens; margin for the fork storm. */
 	t0 = now_ns() + 500000000LL + 20000000LL * nns;
-	deadline = t0 + (long long)(deadline_s * 1e9);
-	if (pipe(ready) || pipe(stop))
+	deadline = t0 + (long long)(a.deadline_s * 1e9);
+	if (pipe(stop))
 		die("failed to create pipe: %s", strerror(errno));
 	stop_wfd = stop[1];
 	fflush(NULL);
-	for (i = 0; i < nns; i++) {
-		if (!ns_has_flow(i, true))
-			continue;
-		pids[npids] = spawn(&res[npids]);
-		if (!pids[npids]) {
-			close(ready[0]);
-			close(stop[0]);
-			close(stop[1]);
-			receiver(i, port, ready[1], res[npids], deadline);
-		}
-		npids++;
-		nrx++;
-	}
-	close(ready[1]);
-	for (i = 0; i < nrx; i++) {
-		char b;
-
-		if (read(ready[0], &b, 1) != 1)
-			die("failed to start receivers: %d of %d listen", i, nrx);
-	}
-	close(ready[0]);
-	for (i = 0; i < nns; i++) {
-		if (!ns_has_flow(i, false))
-			continue;
-		pids[npids] = spawn(&res[npids]);
-		if (!pids[npids]) {
-			close(stop[0]);
-			sender(i, t0, res[npids], deadline);
-		}
-		npids++;
-	}
+	nrx = start_receivers(a.port, pids, res, stop, deadline);
+	ntx = start_senders(t0, pids + nrx, res + nrx, stop, deadline);
 	close(stop[1]);
 	t_end = wait_stop(stop[0], nstop, deadline);
 	/* senders first: a receiver gone would reset their connections, and
 	 * a stopped flow would read as a failed send */
-	reap(pids + nrx, res + nrx, npids - nrx, "sender", t_end);
+	reap(pids + nrx, res + nrx, ntx, "sender", t_end);
 	reap(pids, res, nrx, "receiver", t_end);
 	if (!t_end)
 		t_end = deadline;
 	root = run_json(t0, t_end, &nfin);
-	if (outpath) {
-		if (json_dump_file(root, outpath, JSON_INDENT(1)))
-			die("failed to write %s: %s", outpath, strerror(errno));
+	if (a.outpath) {
+		if (json_dump_file(root, a.outpath, JSON_INDENT(1)))
+			die("failed to write %s: %s", a.outpath, strerror(errno));
 	} else {
 		json_dumpf(root, stdout, JSON_INDENT(1));
 		putchar('\n');
