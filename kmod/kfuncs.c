@@ -64,14 +64,20 @@ __bpf_kfunc s32 bpf_spritz_path_timeout(u32 src, u32 dst, u32 ev)
 
 /**
  * bpf_spritz_knobs - copy the current knob values into @out
- * @out: where to copy
+ * @out: where to copy; may be NULL
  * @out__sz: sizeof(*out), checked by the verifier against the buffer
  *
- * Returns 0, or -EINVAL if @out__sz is not sizeof(struct spritz_knob_values).
+ * The verifier lets a pointer that may be NULL (a map lookup's result
+ * unchecked) through as the memory of a pointer + __sz pair, on 6.1 and
+ * 6.12 alike, and this kfunc is not KF_TRUSTED_ARGS: NULL must be refused
+ * here.
+ *
+ * Returns 0, or -EINVAL if @out is NULL or @out__sz is not
+ * sizeof(struct spritz_knob_values).
  */
 __bpf_kfunc s32 bpf_spritz_knobs(struct spritz_knob_values *out, u32 out__sz)
 {
-	if (out__sz != sizeof(*out))
+	if (!out || out__sz != sizeof(*out))
 		return -EINVAL;
 	out->algorithm = READ_ONCE(spritz_knobs.algorithm);
 #define SPRITZ_KNOB_COPY(name, def, min, max) out->name = READ_ONCE(spritz_knobs.name);

@@ -113,7 +113,11 @@ SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 src, __u32 dst, __u32 flags, __u64 avoi
  */
 SPRITZ_KFUNC __s32 bpf_spritz_path_timeout(__u32 src, __u32 dst, __u32 ev);
 
-/* Copy the current knob values; @out__sz must be sizeof(*out). */
+/*
+ * Copy the current knob values; @out__sz must be sizeof(*out).  Returns 0,
+ * or -EINVAL for a wrong size or a NULL @out (e.g. a map lookup's result
+ * passed unchecked: the verifier allows it).
+ */
 SPRITZ_KFUNC __s32 bpf_spritz_knobs(struct spritz_knob_values *out, __u32 out__sz);
 
 #endif /* _SPRITZ_KFUNCS_H */
