@@ -10,9 +10,9 @@
  * to it, TABLE_COMMIT publishes it (RCU, table.c), TABLE_ABORT drops it.
  * Each socket has its own staging table, freed when the socket closes, so
  * concurrent loaders never see each other's.  Every attribute has a
- * policy and the family validates strictly (unknown attributes are
- * errors); a refused message says why in the extended ACK and changes
- * nothing.  Every command but TABLE_GET needs CAP_NET_ADMIN.
+ * policy and the family validates strictly (unknown attributes and a
+ * nonzero reserved header field are errors); a refused message says why
+ * in the extended ACK and changes nothing.  Every command but TABLE_GET needs CAP_NET_ADMIN.
  * Documentation/netlink.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -597,8 +597,13 @@ static struct genl_family spritz_genl_family = {
 	.module = THIS_MODULE,
 	.small_ops = spritz_genl_ops,
 	.n_small_ops = ARRAY_SIZE(spritz_genl_ops),
-	/* strict validation of header and attributes for every command */
-	.resv_start_op = SPRITZ_CMD_MAX + 1,
+	/*
+	 * resv_start_op 0: the core checks the header of every command
+	 * (genlmsghdr.reserved 0, no nlmsg_flags beyond REQUEST, ACK, ECHO
+	 * and DUMP), and every command needs a policy, which the family's
+	 * is for all of them.  Strict attribute validation is the ops'
+	 * default (no GENL_DONT_VALIDATE_*).
+	 */
 };
 
 /* Watch socket releases, then register the family. */

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 
 #include "kmod_util.h"
 #include "test.h"
@@ -256,6 +257,7 @@ static void test_malformed(void)
 	struct dump_copy c = { 0 };
 	struct nlmsghdr *nlh;
 	char buf[512];
+	int e;
 
 	err[0] = '\0';
 	/* no transaction */
@@ -299,6 +301,17 @@ static void test_malformed(void)
 	refused(spritz_nl_send(nl, nlh, err, sizeof(err)), "read-only attribute");
 	nlh = spritz_nl_msg(nl, buf, SPRITZ_CMD_MAX + 1);
 	refused(spritz_nl_send(nl, nlh, err, sizeof(err)), "unknown command");
+	/* every command's header is checked: a FLUSH taken would empty the live table */
+	nlh = spritz_nl_msg(nl, buf, SPRITZ_CMD_TABLE_FLUSH);
+	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->reserved = 0xffff;
+	e = spritz_nl_send(nl, nlh, err, sizeof(err));
+	if (refused(e, "reserved header field"))
+		ASSERT_EQ(e, -EINVAL, "reserved header field: EINVAL");
+	nlh = spritz_nl_msg(nl, buf, SPRITZ_CMD_TABLE_FLUSH);
+	nlh->nlmsg_flags |= NLM_F_EXCL;
+	e = spritz_nl_send(nl, nlh, err, sizeof(err));
+	if (refused(e, "reserved nlmsg_flags"))
+		ASSERT_EQ(e, -EINVAL, "reserved nlmsg_flags: EINVAL");
 
 	/* nothing refused reached the live table: it is still table 1 */
 	if (ASSERT_OK(dump_table(nl, &c), "dump live"))
