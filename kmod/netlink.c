@@ -203,7 +203,12 @@ static struct genl_family spritz_genl_family;
 
 /*
  * TABLE_BEGIN: open the calling socket's staging table, replacing its
- * unfinished one (if refused, that one stays as it was).
+ * unfinished one (if refused, that one stays as it was).  The input is
+ * checked before the socket gets a writer, so a refused BEGIN takes no
+ * place among the SPRITZ_MAX_WRITERS; its messages are constant, as
+ * there is no writer buffer to format into on 6.1 (compat.h).  A writer
+ * once created stays (a refusal after it may have formatted its message
+ * into the writer's buffer, which the ACK reads after this returns).
  */
 static int spritz_nl_begin(struct sk_buff *skb, struct genl_info *info)
 {
@@ -218,6 +223,12 @@ static int spritz_nl_begin(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_MOD(extack, "TABLE_BEGIN needs SRC_SWITCH and NUM_SWITCHES");
 		return -EINVAL;
 	}
+	src = nla_get_u32(info->attrs[SPRITZ_A_SRC_SWITCH]);
+	num = nla_get_u32(info->attrs[SPRITZ_A_NUM_SWITCHES]);
+	if (src >= num) {
+		NL_SET_ERR_MSG_MOD(extack, "SRC_SWITCH not in the fabric (>= NUM_SWITCHES)");
+		return -EINVAL;
+	}
 	w = spritz_writer_find(skb);
 	if (!w) {
 		w = spritz_writer_new(skb, extack);
@@ -225,14 +236,6 @@ static int spritz_nl_begin(struct sk_buff *skb, struct genl_info *info)
 			return PTR_ERR(w);
 	}
 	spritz_extack_bind(w, extack);
-	src = nla_get_u32(info->attrs[SPRITZ_A_SRC_SWITCH]);
-	num = nla_get_u32(info->attrs[SPRITZ_A_NUM_SWITCHES]);
-	if (src >= num) {
-		NL_SET_ERR_MSG_FMT_MOD(extack, "source switch %u not in a fabric of %u switches",
-				       src, num);
-		err = -EINVAL;
-		goto out_unbind;
-	}
 	mutex_lock(&spritz_table_mutex);
 	t = spritz_table_alloc(src, num, extack);
 	if (IS_ERR(t)) {
@@ -242,7 +245,6 @@ static int spritz_nl_begin(struct sk_buff *skb, struct genl_info *info)
 		w->staging = t;
 	}
 	mutex_unlock(&spritz_table_mutex);
-out_unbind:
 	spritz_extack_bind(NULL, NULL);
 	return err;
 }

@@ -7,7 +7,8 @@
  * touch a transaction; a socket closed or a loader killed mid-transaction
  * leaves no staging table behind (/sys/kernel/spritz/staging and
  * staging_bytes); at most SPRITZ_MAX_WRITERS sockets hold transaction
- * state; concurrent failing writers each get their own extack message.
+ * state, and a refused BEGIN takes none; concurrent failing writers each
+ * get their own extack message.
  * Runs in the VM as root with spritz.ko inserted.
  */
 #include <sched.h>
@@ -324,6 +325,38 @@ out:
 }
 
 /*
+ * A refused BEGIN changes nothing: SPRITZ_MAX_WRITERS sockets that each
+ * sent one BEGIN with a source outside the fabric hold no place among the
+ * writers, so the next loader still gets its transaction.
+ */
+static void test_refused_begin(void)
+{
+	struct spritz_nl *s[SPRITZ_MAX_WRITERS + 1] = { 0 };
+	int i;
+
+	no_staging("nothing staged before");
+	for (i = 0; i <= SPRITZ_MAX_WRITERS; i++)
+		if (!(s[i] = open_nl()))
+			goto out;
+	for (i = 0; i < SPRITZ_MAX_WRITERS; i++) {
+		err[0] = '\0';
+		ASSERT_EQ(spritz_nl_begin(s[i], NSW, NSW, err, sizeof(err)), -EINVAL,
+			  "begin outside the fabric");
+		ASSERT_TRUE(strstr(err, "SRC_SWITCH") != NULL, "message");
+	}
+	printf("# %s\n", err);
+	no_staging("nothing staged by the refused");
+	if (!ASSERT_OK(spritz_nl_begin(s[i], 0, NSW, err, sizeof(err)), "a loader after them"))
+		printf("# %s\n", err);
+	ASSERT_EQ(knob_get("staging"), 1, "its staging table");
+	ASSERT_OK(spritz_nl_abort(s[i], err, sizeof(err)), "abort");
+out:
+	for (i = 0; i <= SPRITZ_MAX_WRITERS; i++)
+		spritz_nl_close(s[i]);
+	no_staging("all freed with their sockets");
+}
+
+/*
  * A raw generic netlink socket without NETLINK_CAP_ACK: the kernel copies
  * the whole (big) request into the ACK before the message, which widens
  * the window between the handler and the copy of its message.
@@ -390,8 +423,9 @@ static int raw_talk(struct raw *r, struct nlmsghdr *nlh, char *msg, size_t msgle
 
 /*
  * Writer 1: TABLE_SET of 4096 paths whose last repeats the first EV, on
- * a raw socket; writer 2: TABLE_BEGIN with a source outside the fabric,
- * through libspritz.  Each checks every message is its own.  Both run on
+ * a raw socket; writer 2: TABLE_SET of one path for a destination outside
+ * the fabric, through libspritz.  Both messages are formatted into the
+ * writer's buffer on 6.1; each writer checks every message is its own.  Both run on
  * one CPU: a writer preempted between its handler and its ACK (at the
  * ACK's allocation, GFP_KERNEL) lets the other run a whole request in
  * between, which is the window a message shared between sockets loses in.
@@ -413,12 +447,14 @@ static int extack_writer(int who, struct spritz_nl *fam)
 	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
 		return 2;
 	if (who == 2) {
-		if (spritz_nl_open(&nl, err, sizeof(err)))
+		if (spritz_nl_open(&nl, err, sizeof(err)) ||
+		    spritz_nl_begin(nl, 1, NSW, err, sizeof(err)))
 			return 2;
-		snprintf(want, sizeof(want), "spritz: source switch %u not in a fabric of %u switches",
+		p[0] = (struct spritz_nl_path){ .ev = 1, .base_weight = SPRITZ_WEIGHT_ONE };
+		snprintf(want, sizeof(want), "spritz: unknown destination switch %u (>= %u switches)",
 			 NSW + 5, NSW);
 		for (i = 0; i < 4 * EXTACK_ROUNDS && !bad; i++) {
-			e = spritz_nl_begin(nl, NSW + 5, NSW, got, sizeof(got));
+			e = spritz_nl_set(nl, NSW + 5, p, 1, got, sizeof(got));
 			if (e != -EINVAL || strcmp(got, want)) {
 				printf("# writer 2 round %d: %d \"%s\"\n", i, e, got);
 				bad = 1;
@@ -497,6 +533,7 @@ static const struct test_case cases[] = {
 	{ "closed_mid_transaction", test_closed_mid_transaction },
 	{ "killed_loader", test_killed_loader },
 	{ "writer_limit", test_writer_limit },
+	{ "refused_begin", test_refused_begin },
 	{ "extack_concurrent", test_extack_concurrent },
 };
 
