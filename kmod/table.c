@@ -726,7 +726,8 @@ static struct spritz_path *spritz_oldest_disabled(struct spritz_dest *d, struct 
 
 /*
  * A timeout on (@src, @dst, @ev): disable the path for disable_ms from now (a
- * repeated timeout extends it).  If it is the last enabled path of @dst,
+ * repeated timeout restarts it: later, or earlier if disable_ms went down
+ * meanwhile).  If it is the last enabled path of @dst,
  * the least recently disabled one comes back first, so a destination always
  * keeps a path.  Softirq-safe: spinlock, no allocation, O(paths of @dst).
  */
@@ -768,15 +769,19 @@ int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 		atomic64_inc(&p->disables);
 		spritz_dest_dirty(t, d);
 		kick = true;
+	} else if (time_before64(until, p->disabled_until)) {
+		/* disable_ms went down: the work may be armed for the old time */
+		kick = true;
 	}
 	p->disabled_at = now;
 	WRITE_ONCE(p->disabled_until, until);
-	/* the list stays in expiry order while disable_ms is unchanged */
+	/* oldest first while disable_ms is unchanged; the work scans it all */
 	list_move_tail(&p->expiry, &t->expiry);
 	spin_unlock_bh(&t->lock);
 	/*
 	 * New disable: rebuild now, the work re-arms itself for the expiry.
-	 * An extension needs nothing: the armed work finds the later time.
+	 * An earlier expiry than before: run the work now, it re-arms for the
+	 * earliest one.  A later one needs nothing: the armed work finds it.
 	 */
 	if (kick)
 		mod_delayed_work(system_wq, &t->work, 0);

@@ -109,7 +109,8 @@ SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 src, __u32 dst, __u32 flags, __u64 avoi
 
 /*
  * A timeout was seen on path @ev from @src towards @dst: disable it for
- * disable_ms (extended by repeated timeouts).  Returns 0, or -ENOENT.
+ * disable_ms from now (a repeated timeout restarts the time, with the
+ * disable_ms of its own moment).  Returns 0, or -ENOENT.
  */
 SPRITZ_KFUNC __s32 bpf_spritz_path_timeout(__u32 src, __u32 dst, __u32 ev);
 

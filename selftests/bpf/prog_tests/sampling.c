@@ -13,8 +13,9 @@
  *  - a knob write that shapes weights is in effect when it returns;
  *  - a timed-out path is never picked, is disabled for at most
  *    disable_ms as the dump says and comes back (how late is the
- *    machine's load, printed only), and a repeated timeout extends the
- *    time (checked with a longer disable_ms, not with a clock); the last
+ *    machine's load, printed only), a repeated timeout extends the
+ *    time (checked with a longer disable_ms, not with a clock) or, after
+ *    disable_ms went down, shortens it (back within 30 s, not 1 h); the last
  *    enabled path of a destination is never lost (least recently
  *    disabled comes back);
  *  - a reload (a new COMMIT) keeps the disable and counters of a path it
@@ -496,6 +497,22 @@ static void test_timer(void)
 		ASSERT_EQ(p->timeouts, 2, "timeouts");
 		ASSERT_EQ(p->disables, 1, "an extension is no new disable");
 	}
+
+	/*
+	 * A repeated timeout after disable_ms went down: the path comes back
+	 * by the new, earlier time, not by the one the work item is armed for.
+	 * The weight knob writes run the work item and leave it armed for the
+	 * hour of path 4's first timeout.
+	 */
+	ASSERT_EQ(timeout(1, p1[4].ev), 0, "timeout path 4 (1 h)");
+	ASSERT_OK(knob_set("w_scale", 4), "w_scale = 4");
+	ASSERT_OK(knob_set("w_scale", 3), "w_scale = 3");
+	ASSERT_OK(knob_set("disable_ms", 100), "disable_ms = 100 ms");
+	t0 = now_ms();
+	ASSERT_EQ(timeout(1, p1[4].ev), 0, "timeout path 4 again (100 ms)");
+	t = time_to_enable(4, t0, 30000);
+	printf("# path back after %.1f ms (disable_ms 1 h, then 100 ms)\n", t);
+	ASSERT_GE(t, 0, "back by the earlier time");
 	dump_copy_free(&c);
 	knob_set("disable_ms", SPRITZ_DEF_DISABLE_MS);
 }
