@@ -432,54 +432,31 @@ static __always_inline int spritz_record(struct spritz_flow *f, struct spritz_st
 	return 0;
 }
 
-/* spritz_decide()'s @how */
-#define SPRITZ_DECIDE_SYN_AGAIN 1 /* a SYN the flow sent before (spritz_fb_pick_flags()) */
-#define SPRITZ_DECIDE_REPAIR 2	  /* a send of sequence sent before (spritz_fb_avoid()) */
-#define SPRITZ_DECIDE_NEW_DATA 4  /* a data send of new sequence (spritz_fb_verify()) */
-
 /*
- * The EV for one managed send: a decision of the core, and a pick from the
- * module when the core asks for a sample.  Returns SPRITZ_PICK(EV, lat_class),
- * or -1: no path (the packet leaves unsteered).  @how: SPRITZ_DECIDE_*.
- * Inline in each caller, after the parser's paths are joined (datapath.rst,
- * "Verifier cost").
+ * The EV for one managed send: the cores' decision (spritz_fb_decide()),
+ * and a pick from the module when they ask for a sample.  Returns
+ * SPRITZ_PICK(EV, lat_class), or -1: no path (the packet leaves
+ * unsteered).  @how: SPRITZ_DECIDE_*.  Inline in each caller, after the
+ * parser's paths are joined (datapath.rst, "Verifier cost").
  */
 static __always_inline int spritz_decide(struct spritz_flow *f, const struct spritz_ctx *c,
 					     struct spritz_stats *st, __u32 segs, __u32 how)
 {
-	struct spritz_lb_verdict v;
-	__u64 avoid;
-	__u32 flags;
+	__u64 avoid = 0;
+	__u32 flags = 0;
 	int r;
 
 	if (!f || !c || !st)
 		return -1;
-	if (how & SPRITZ_DECIDE_NEW_DATA) {
-		r = spritz_fb_verify(&f->fb, &f->lb, c->now);
-		if (r >= 0) {
-			st->dec_verify++;
-			return r;
-		}
-	}
-	if (spritz_lb_send(&f->lb, &c->cfg, c->now, segs, &v) == SPRITZ_LB_USE_EV) {
-		st->dec_use_ev++;
-		return SPRITZ_PICK(v.ev, v.lat_class);
-	}
-	st->dec_sample++;
-	flags = spritz_fb_pick_flags(&f->fb, v.flags, !!(how & SPRITZ_DECIDE_SYN_AGAIN),
-				     f->bytes_sent, c->small_flow_bytes);
-	if (flags & SPRITZ_PICK_SMALL_FLOW)
-		st->pick_small_flow++;
-	if (flags & SPRITZ_PICK_MIN_BIAS)
-		st->pick_min_bias++;
+	r = spritz_fb_decide(&f->fb, &f->lb, &c->cfg, st, c->now, segs, how, f->bytes_sent,
+			     c->small_flow_bytes, &flags, &avoid);
+	if (r >= 0)
+		return r;
 	if (!spritz_kfunc_exists(bpf_spritz_pick)) {
 		st->pick_fail++;
 		return -1;
 	}
 	/* not where the flow just lost sends (spritz_fb_avoid()) */
-	avoid = spritz_fb_avoid(&f->fb, &f->lb, !!(how & SPRITZ_DECIDE_REPAIR));
-	if (avoid)
-		st->pick_avoid++;
 	r = bpf_spritz_pick(f->src_switch, f->dst_switch, flags, avoid);
 	if (r < 0) {
 		st->pick_fail++;

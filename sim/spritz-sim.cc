@@ -542,30 +542,18 @@ void fb_deliver(Flow *f)
 int host_decide(Flow *f, int syn_again, int repair, int new_data)
 {
 	Sim *S = g_sim;
-	spritz_lb_verdict v;
-	uint64_t avoid;
-	uint32_t flags;
+	__u64 avoid = 0;
+	__u32 flags = 0;
 	int r;
 
-	if (new_data && (r = spritz_fb_verify(&f->hf.fb, &f->hf.lb, now_ns())) >= 0) {
-		S->st.dec_verify++;
+	r = spritz_fb_decide(&f->hf.fb, &f->hf.lb, &S->lb, &S->st, now_ns(), 1,
+			     (syn_again ? SPRITZ_DECIDE_SYN_AGAIN : 0) |
+				     (repair ? SPRITZ_DECIDE_REPAIR : 0) |
+				     (new_data ? SPRITZ_DECIDE_NEW_DATA : 0),
+			     f->hf.bytes_sent, S->knobs.small_flow_bytes, &flags, &avoid);
+	if (r >= 0)
 		return r;
-	}
-	if (spritz_lb_send(&f->hf.lb, &S->lb, now_ns(), 1, &v) == SPRITZ_LB_USE_EV) {
-		S->st.dec_use_ev++;
-		return v.ev | (uint32_t)v.lat_class << 16;
-	}
-	S->st.dec_sample++;
-	flags = spritz_fb_pick_flags(&f->hf.fb, v.flags, syn_again, f->hf.bytes_sent,
-				     S->knobs.small_flow_bytes);
-	if (flags & SPRITZ_PICK_SMALL_FLOW)
-		S->st.pick_small_flow++;
-	if (flags & SPRITZ_PICK_MIN_BIAS)
-		S->st.pick_min_bias++;
 	/* not where the flow just lost sends (spritz_fb_avoid()) */
-	avoid = spritz_fb_avoid(&f->hf.fb, &f->hf.lb, repair);
-	if (avoid)
-		S->st.pick_avoid++;
 	r = S->tables->pick(f->sh, f->hf.src_switch, f->hf.dst_switch, flags, avoid, now_ns(),
 			    S->rng);
 	if (r < 0) {
@@ -1313,7 +1301,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"retrans\": %llu, "
 		   "\"fb_sack_lost\": %llu, \"fb_path_alive\": %llu, \"fb_no_reach\": %llu, "
 		   "\"fb_isolated\": %llu, \"fb_congested\": %llu, \"fb_verify\": %llu, "
-		   "\"dec_verify\": %llu, ",
+		   "\"dec_verify\": %llu, \"dec_use_avoided\": %llu, ",
 		S->scheme.name.c_str(), S->t->name, S->knobs.timeout_us, S->dupthresh, S->queue_pkts,
 		S->no_disable ? "true" : "false",
 		(unsigned long long)Simulator::GetEventCount(),
@@ -1335,7 +1323,7 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->st.fb_sack_lost, (unsigned long long)S->st.fb_path_alive,
 		(unsigned long long)S->st.fb_no_reach, (unsigned long long)S->st.fb_isolated,
 		(unsigned long long)S->st.fb_congested, (unsigned long long)S->st.fb_verify,
-		(unsigned long long)S->st.dec_verify);
+		(unsigned long long)S->st.dec_verify, (unsigned long long)S->st.dec_use_avoided);
 	/* the pinned flows' tags, so that sim/run --report merges like runs only */
 	fprintf(o, "\"ecmp_tag\": ");
 	json_str(o, S->ecmp_tag);

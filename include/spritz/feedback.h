@@ -353,12 +353,14 @@ static __always_inline __u64 spritz_fb_timeout_ns(__u32 srtt_us, __u32 rtt_pct, 
 /*
  * The data send [@seq, @end) is about to leave: snd_nxt covers it; record
  * it (spritz_fb_record()) once its EV is known.  Returns 1 if it repeats
- * sequence already sent: a retransmission, for spritz_fb_retrans().
+ * sequence already sent: a retransmission, for spritz_fb_retrans(), and
+ * its record will say so (SPRITZ_IF_F_REPAIR).
  */
 static __always_inline int spritz_fb_presend(struct spritz_fb_flow *fb, __u32 seq, __u32 end)
 {
 	__u32 nxt = fb->snd_nxt;
 
+	fb->flags &= ~SPRITZ_FB_F_REPAIR_SENT;
 	if (!spritz_fb_tracking(fb)) {
 		fb->snd_una = seq;
 		fb->snd_nxt = end;
@@ -367,7 +369,10 @@ static __always_inline int spritz_fb_presend(struct spritz_fb_flow *fb, __u32 se
 	}
 	if (spritz_seq_before(nxt, end))
 		fb->snd_nxt = end;
-	return spritz_seq_before(seq, nxt);
+	if (!spritz_seq_before(seq, nxt))
+		return 0;
+	fb->flags |= SPRITZ_FB_F_REPAIR_SENT;
+	return 1;
 }
 
 /*
@@ -440,8 +445,10 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 	struct spritz_inflight *e = &fb->ring[fb->ring_head & SPRITZ_RING_MASK];
 	/* the send spritz_fb_verify() chose */
 	int verify = (fb->flags & SPRITZ_FB_F_VERIFY_SENT) && ev == fb->verify_ev;
+	/* a repair (spritz_fb_presend()) */
+	int repair = !!(fb->flags & SPRITZ_FB_F_REPAIR_SENT);
 
-	fb->flags &= ~SPRITZ_FB_F_VERIFY_SENT;
+	fb->flags &= ~(SPRITZ_FB_F_VERIFY_SENT | SPRITZ_FB_F_REPAIR_SENT);
 
 	/* the suspect's repair, leaving on another path (__spritz_fb_late()) */
 	if (fb->suspect.state == SPRITZ_IF_LOST && !(fb->suspect.flags & SPRITZ_IF_F_MOVED) &&
@@ -462,7 +469,7 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 	e->ev = ev;
 	e->lat_class = lat;
 	e->segs = segs > 0xffff ? 0xffff : (__u16)segs;
-	e->flags = verify ? SPRITZ_IF_F_VERIFY : 0;
+	e->flags = (verify ? SPRITZ_IF_F_VERIFY : 0) | (repair ? SPRITZ_IF_F_REPAIR : 0);
 	e->state = SPRITZ_IF_PENDING;
 }
 
@@ -531,7 +538,29 @@ static __always_inline int __spritz_fb_covered(const struct spritz_fb_ackinfo *a
 	return part ? SPRITZ_FB_COVER_PART : SPRITZ_FB_COVER_NONE;
 }
 
-/* Bytes of @a's SACK blocks at or above @end. */
+/*
+ * Is [@l, @r), block @b of @a, inside another of its blocks (a DSACK
+ * inside the second block, RFC 2883; a block repeated, counted once)?
+ */
+static __always_inline int __spritz_fb_sack_inside(const struct spritz_fb_ackinfo *a, __u32 b,
+						   __u32 l, __u32 r)
+{
+	__u32 c, lc, rc;
+
+	for (c = 0; c < SPRITZ_SACK_MAX; c++) {
+		if (c >= a->nsack)
+			break;
+		lc = a->sack[(2 * c) & (2 * SPRITZ_SACK_MAX - 1)];
+		rc = a->sack[(2 * c + 1) & (2 * SPRITZ_SACK_MAX - 1)];
+		if (c == b || spritz_seq_before(l, lc) || spritz_seq_before(rc, r))
+			continue;
+		if (l != lc || r != rc || c < b)
+			return 1;
+	}
+	return 0;
+}
+
+/* Bytes of @a's SACK blocks at or above @end, each byte once. */
 static __always_inline __u32 __spritz_fb_sacked_above(const struct spritz_fb_ackinfo *a, __u32 end)
 {
 	__u32 b, l, r, n = 0;
@@ -541,6 +570,8 @@ static __always_inline __u32 __spritz_fb_sacked_above(const struct spritz_fb_ack
 			break;
 		l = a->sack[2 * b];
 		r = a->sack[2 * b + 1];
+		if (__spritz_fb_sack_inside(a, b, l, r))
+			continue;
 		if (spritz_seq_before(l, end))
 			l = end;
 		if (spritz_seq_before(l, r))
@@ -584,13 +615,14 @@ static __always_inline int __spritz_fb_delivered(const struct spritz_inflight *e
  * spurious (a stall of the sender, a long path) and the path delivered.
  * Timestamps tick in milliseconds (microseconds with tcp_usec_ts): a
  * repair sent in the tick of the first copy, as RACK's often are, is
- * never found spurious this way.
+ * never found spurious this way.  A TSecr of 0 echoes nothing (as Linux
+ * reads it).
  */
 static __always_inline int __spritz_fb_eifel(const struct spritz_fb_flow *fb,
 					     const struct spritz_inflight *s,
 					     const struct spritz_fb_ackinfo *a)
 {
-	return (s->flags & SPRITZ_IF_F_TSVAL) && a->ts &&
+	return (s->flags & SPRITZ_IF_F_TSVAL) && a->ts && a->tsecr &&
 	       !spritz_seq_before(a->ack, s->end_seq) &&
 	       spritz_seq_before(a->tsecr, fb->repair_tsval);
 }
@@ -812,7 +844,10 @@ SPRITZ_FB_SUBPROG __u32 __spritz_fb_ack_one(struct spritz_fb_flow *fb, struct sp
 	}
 	if (e->segs > 1 && cover == SPRITZ_FB_COVER_PART)
 		e->flags |= SPRITZ_IF_F_PART;
-	if (a->nsack && __spritz_fb_sack_lost(fb, a, e))
+	/* a repair is no SACK hole for the blocks of sends made before it:
+	 * TCP (RACK, or its RTO without) finds it lost by what was sent
+	 * after it, and sends it again (spritz_fb_retrans()) */
+	if (a->nsack && !(e->flags & SPRITZ_IF_F_REPAIR) && __spritz_fb_sack_lost(fb, a, e))
 		st->fb_sack_lost++;
 	else if (now < e->sent_ns || now - e->sent_ns < timeout_ns)
 		return 0;
@@ -979,6 +1014,62 @@ static __always_inline __u32 spritz_fb_pick_flags(const struct spritz_fb_flow *f
 	if (!(flags & SPRITZ_PICK_UNIFORM) && sent + fb->unsent < small_bytes)
 		flags |= SPRITZ_PICK_SMALL_FLOW;
 	return flags;
+}
+
+/* spritz_fb_decide()'s @how */
+#define SPRITZ_DECIDE_SYN_AGAIN 1 /* a SYN the flow sent before (spritz_fb_pick_flags()) */
+#define SPRITZ_DECIDE_REPAIR 2	  /* a send of sequence sent before (spritz_fb_avoid()) */
+#define SPRITZ_DECIDE_NEW_DATA 4  /* a data send of new sequence (spritz_fb_verify()) */
+
+/*
+ * The path of one send of @segs packets of flow @fb / @lb at @now, as far
+ * as the cores decide it (the datapath's spritz_decide(), the simulator's
+ * hosts): a verify send (spritz_fb_verify()), else the algorithm core's
+ * verdict (spritz_lb_send()).  A buffered EV (Scout's cache, Spray's
+ * recycled EVs) the flow avoids (spritz_fb_avoid(): it lost a send there
+ * and none delivered since) is not used: the flow samples instead, as its
+ * samples avoid it, so that no send, and no repair at all, goes back to
+ * the path of its latest losses by way of the buffer (Spray keeps the EVs
+ * of its ACKs whatever their path lost since).  Returns SPRITZ_PICK(ev,
+ * class) to send on, or -1: the caller draws a path with *@flags and
+ * *@avoid and reports it with spritz_lb_sent().  @how: SPRITZ_DECIDE_*;
+ * @sent: the flow's bytes sent; @small_bytes: the small-flow bound.
+ */
+static __always_inline int spritz_fb_decide(struct spritz_fb_flow *fb, struct spritz_lb_flow *lb,
+					    const struct spritz_lb_cfg *cfg,
+					    struct spritz_stats *st, __u64 now, __u32 segs,
+					    __u32 how, __u64 sent, __u32 small_bytes,
+					    __u32 *flags, __u64 *avoid)
+{
+	struct spritz_lb_verdict v;
+	int r;
+
+	if (how & SPRITZ_DECIDE_NEW_DATA) {
+		r = spritz_fb_verify(fb, lb, now);
+		if (r >= 0) {
+			st->dec_verify++;
+			return r;
+		}
+	}
+	*avoid = spritz_fb_avoid(fb, lb, !!(how & SPRITZ_DECIDE_REPAIR));
+	if (spritz_lb_send(lb, cfg, now, segs, &v) == SPRITZ_LB_USE_EV) {
+		if (!spritz_avoid_has(*avoid, v.ev)) {
+			st->dec_use_ev++;
+			return (int)SPRITZ_PICK(v.ev, v.lat_class);
+		}
+		st->dec_use_avoided++;
+		__spritz_lb_sample(lb, cfg, &v, SPRITZ_LB_WHY_AVOIDED);
+	}
+	st->dec_sample++;
+	*flags = spritz_fb_pick_flags(fb, v.flags, !!(how & SPRITZ_DECIDE_SYN_AGAIN), sent,
+				      small_bytes);
+	if (*flags & SPRITZ_PICK_SMALL_FLOW)
+		st->pick_small_flow++;
+	if (*flags & SPRITZ_PICK_MIN_BIAS)
+		st->pick_min_bias++;
+	if (*avoid)
+		st->pick_avoid++;
+	return -1;
 }
 
 /*

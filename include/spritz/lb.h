@@ -170,6 +170,7 @@ enum spritz_lb_reason {
 	SPRITZ_LB_WHY_FIRST = 6,      /* ECMP/Flicr: no current path yet */
 	SPRITZ_LB_WHY_FLOWLET = 7,    /* Flicr: gap >= flowlet_gap_ns */
 	SPRITZ_LB_WHY_CONGESTION = 8, /* Flicr: ECN/NACK/timeout on current path */
+	SPRITZ_LB_WHY_AVOIDED = 9,    /* Scout/Spray: the buffered EV is avoided (feedback.h) */
 };
 
 /*

@@ -125,7 +125,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_LOST 6    /* suspect: lost, awaiting the dead-path rule (feedback.h) */
 #define SPRITZ_IF_ACKED 7   /* delivered, feedback given: evidence until overwritten */
 
-/* spritz_inflight.flags (the suspect's; in the ring only SPRITZ_IF_F_PART, _VERIFY) */
+/* spritz_inflight.flags (the suspect's; in the ring only SPRITZ_IF_F_PART, _VERIFY, _REPAIR) */
 #define SPRITZ_IF_F_SEED (1U << 0)   /* evidence from the ring not yet gathered */
 #define SPRITZ_IF_F_ALIVE (1U << 1)  /* a later send on its EV was delivered */
 #define SPRITZ_IF_F_REACH (1U << 2)  /* a send on another EV, within the timeout, was */
@@ -138,6 +138,7 @@ struct spritz_flow_key {
 #define SPRITZ_IF_F_PART (1U << 9)   /* ring: part of the send was acknowledged */
 #define SPRITZ_IF_F_VERIFY (1U << 10) /* ring: sent on the EV of a suspect without evidence */
 #define SPRITZ_IF_F_LATER (1U << 11) /* a send on another EV, past the timeout, was delivered */
+#define SPRITZ_IF_F_REPAIR (1U << 12) /* ring: TCP's repair, sequence sent before */
 
 /* One data send: sequence range [start_seq, end_seq), the path, the time. */
 struct spritz_inflight {
@@ -156,6 +157,7 @@ struct spritz_inflight {
 #define SPRITZ_FB_F_SUSPECT (1U << 1)  /* suspect.state is LOST: ACKs are scanned */
 #define SPRITZ_FB_F_VERIFY (1U << 2)   /* the next new data goes to verify_ev (spritz_fb_verify()) */
 #define SPRITZ_FB_F_VERIFY_SENT (1U << 3) /* ... it went: the record is the verify send */
+#define SPRITZ_FB_F_REPAIR_SENT (1U << 4) /* the send spritz_fb_presend() saw last is a repair */
 
 /*
  * ECN-marked deliveries a flow remembers per EV, for the dead-path rule's
@@ -257,6 +259,7 @@ struct spritz_stats {
 	__u64 pick_min_bias;	/* samples with SPRITZ_PICK_MIN_BIAS */
 	__u64 pick_avoid;	/* samples made while the flow avoided EVs (spritz_fb_avoid()) */
 	__u64 dec_verify;	/* sends to a suspect's EV to verify it (spritz_fb_verify()) */
+	__u64 dec_use_avoided;	/* buffered EVs the flow avoids: sampled instead (spritz_fb_decide()) */
 	/* ingress */
 	__u64 in_packets;	/* every packet seen on ingress */
 	__u64 in_acks;		/* TCP ACKs of a managed flow */

@@ -111,21 +111,38 @@ static __u64 ctr(const struct spritz_stats *s, size_t i)
 	return *(const __u64 *)((const char *)s + counters[i].off);
 }
 
-/* Expected delta of counter @i from "name=delta ..." (0 when absent). */
-static long long want_delta(const char *spec, size_t i)
+/* Expected delta of counter @name from "name=delta ..." (0 when absent). */
+static long long want_delta_named(const char *spec, const char *name)
 {
-	size_t n = strlen(counters[i].name);
+	size_t n = strlen(name);
 	const char *p = spec;
 
 	while (p && *p) {
 		while (*p == ' ')
 			p++;
-		if (!strncmp(p, counters[i].name, n) && p[n] == '=')
+		if (!strncmp(p, name, n) && p[n] == '=')
 			return strtoll(p + n + 1, NULL, 10);
 		p = strchr(p, ' ');
 	}
 	return 0;
 }
+
+/* Expected delta of counter @i from "name=delta ..." (0 when absent). */
+static long long want_delta(const char *spec, size_t i)
+{
+	return want_delta_named(spec, counters[i].name);
+}
+
+/* The counters spritz_fb_decide() moves. */
+static const struct {
+	const char *name;
+	size_t off;
+} decide_counters[] = {
+#define X(f) { #f, offsetof(struct spritz_stats, f) },
+	X(dec_use_ev) X(dec_use_avoided) X(dec_sample) X(dec_verify) X(pick_avoid)
+	X(pick_small_flow) X(pick_min_bias)
+#undef X
+};
 
 /* Every name in @spec must be a counter (typos would pass silently). */
 static bool spec_names_ok(const char *spec)
@@ -486,8 +503,24 @@ static void test_sack_lost(void)
 	};
 	__u32 dis;
 
+	/* a block inside another (a DSACK inside the second block, RFC
+	 * 2883), or repeated, counts once: 200 bytes above the first, not
+	 * 300 or 400 */
+	static const struct step overlap[] = {
+		FIVE_SENDS,
+		RXS(1 * MS, F_A, 1000, 2, B(1100, 1200, 1100, 1300), "ACK:0202 ACK:0303",
+		    "in_sack_blocks=2 fb_ack=2", "una=1000 nxt=1500 pend=3"),
+		RXS(2 * MS, F_A, 1000, 3, B(1100, 1300, 1100, 1300, 1100, 1300), "",
+		    "in_sack_blocks=3", "una=1000 nxt=1500 pend=3"),
+		/* 300 bytes above in two blocks: lost */
+		RXS(3 * MS, F_A, 1000, 3, B(1400, 1500, 1100, 1300, 1400, 1500), "NACK:0101 ACK:0303",
+		    "in_sack_blocks=3 fb_ack=1 fb_nack=1 fb_sack_lost=1", "una=1000 nxt=1500 pend=1"),
+	};
+
 	RUN("sack_lost", t, &dis);
 	ASSERT_EQ(dis, 0, "sack_lost: nothing disabled");
+	RUN("sack_lost_overlap", overlap, &dis);
+	ASSERT_EQ(dis, 0, "sack_lost_overlap: nothing disabled");
 }
 
 /*
@@ -655,6 +688,54 @@ static void test_dead_path(void)
 	RUN_DIS("gso_send_partly_delivered", partly, 0);
 	trace_srtt_us = 300;
 	RUN_DIS("reordered", reordered, 0);
+}
+
+/*
+ * TCP's repair of a lost send, and duplicate ACKs still in flight whose
+ * SACK blocks cover sends made before the repair: they say nothing of the
+ * repair (Linux finds a repair lost by what was sent after it, RACK, or
+ * at its RTO), so it is no SACK hole.  Repaired on the lost send's own
+ * path (Spray's buffer may hold it) and delivered, that path is alive;
+ * repaired on another, that path lost nothing.
+ */
+#define ONE_E1_LOSS                                                                             \
+	TX(0, 1000, 100, E1, "", "", NULL), TX(100 * US, 1100, 100, E2, "", "", NULL),          \
+		TX(200 * US, 1200, 100, E3, "", "", NULL),                                      \
+		TX(300 * US, 1300, 100, E2, "", "", NULL),                                      \
+		TX(400 * US, 1400, 100, E3, "", "", NULL),                                      \
+		TX(500 * US, 1500, 100, E2, "", "", NULL),                                      \
+		RXS(1000 * US, F_A, 1000, 1, B(1100, 1400), "NACK:0101 ACK:0202 ACK:0303 ACK:0202", \
+		    "in_sack_blocks=1 fb_ack=3 fb_nack=1 fb_sack_lost=1",                       \
+		    "una=1000 nxt=1600 pend=2 avoid=0101")
+
+static void test_repair_sacked_before(void)
+{
+	static const struct step same_path[] = {
+		ONE_E1_LOSS,
+		TX(1100 * US, 1000, 100, E1, "", "eg_retrans=1", "una=1000 nxt=1600 pend=3"),
+		/* the window's later duplicate ACKs: their blocks are of sends
+		 * made before the repair */
+		RXS(1200 * US, F_A, 1000, 1, B(1100, 1600), "ACK:0303 ACK:0202",
+		    "in_sack_blocks=1 fb_ack=2", "una=1000 nxt=1600 pend=1 avoid=0101"),
+		/* the repair delivered: E1 delivered a send after the loss */
+		RX(1500 * US, F_A, 1600, "ACK:0101", "fb_ack=1 fb_path_alive=1",
+		   "una=1600 nxt=1600 pend=0 avoid=-"),
+		RX(3 * MS, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+	};
+	static const struct step other_path[] = {
+		ONE_E1_LOSS,
+		TX(1100 * US, 1000, 100, E4, "", "eg_retrans=1", "una=1000 nxt=1600 pend=3"),
+		RXS(1200 * US, F_A, 1000, 1, B(1100, 1600), "ACK:0303 ACK:0202",
+		    "in_sack_blocks=1 fb_ack=2", "una=1000 nxt=1600 pend=1 avoid=0101"),
+		RX(1500 * US, F_A, 1600, "ACK:0404", "fb_ack=1", "una=1600 nxt=1600 pend=0"),
+		/* one loss on E1: it waits for a second one, nothing disabled */
+		RX(3 * MS, F_A, 1600, "", "", "una=1600 nxt=1600 pend=0"),
+	};
+
+	trace_srtt_us = 300;
+	RUN_DIS("repair_sacked_before_same_path", same_path, 0);
+	trace_srtt_us = 300;
+	RUN_DIS("repair_sacked_before_other_path", other_path, 0);
 }
 
 /*
@@ -851,6 +932,16 @@ static void test_eifel(void)
 		    "una=1600 nxt=1600 pend=0"),
 		RXT(1800 * US, F_A, 1600, 101, "TMO:0101", "fb_timeout=1", "una=1600 nxt=1600 pend=0"),
 	};
+	/* ... its ACKs echoing a TSecr of 0: no echo at all (RFC 7323; Linux's
+	 * tcp_packet_delayed() wants one), not an echo older than the repair */
+	static const struct step dead_tsecr_zero[] = {
+		SIX_SENDS_TS(1000 * US),
+		TXT(1100 * US, 1000, 100, E2, 101, "", "eg_retrans=1", NULL),
+		TXT(1200 * US, 1300, 100, E3, 101, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RXT(1500 * US, F_A, 1600, 0, "ACK:0202 ACK:0303", "fb_ack=2",
+		    "una=1600 nxt=1600 pend=0"),
+		RXT(1800 * US, F_A, 1600, 0, "TMO:0101", "fb_timeout=1", "una=1600 nxt=1600 pend=0"),
+	};
 	/* the same sends on a long E1 path, RACK's repairs a tick later: the
 	 * first copies' ACK says so at once, no DSACK needed */
 	static const struct step reordered[] = {
@@ -893,6 +984,8 @@ static void test_eifel(void)
 	RUN_DIS("eifel_stall", stall, 0);
 	trace_srtt_us = 300;
 	RUN_DIS("eifel_dead_path", dead, 1);
+	trace_srtt_us = 300;
+	RUN_DIS("eifel_dead_path_tsecr_zero", dead_tsecr_zero, 1);
 	trace_srtt_us = 300;
 	RUN_DIS("eifel_reordered", reordered, 0);
 	trace_srtt_us = 300;
@@ -1591,6 +1684,98 @@ static void test_avoid_set(void)
 	ASSERT_FALSE(spritz_avoid_has(E1, E1), "count 0: nothing");
 }
 
+/*
+ * spritz_fb_decide(): a verify send, else the algorithm core's verdict,
+ * but never a buffered EV the flow avoids (spritz_fb_avoid()): a sample
+ * instead, with the avoid set.  A table of flow states: algorithm, the
+ * EV its buffer or current path holds, the avoid set, the suspect's EV,
+ * a verify armed, the send (@how) -> the pick or -1 (sample), the set
+ * the sample avoids, and the counters moved.
+ */
+static void test_decide(void)
+{
+	static const struct {
+		const char *what;
+		__u8 algo;
+		__u16 buffered; /* an ACK of it fed to the core first (0: none) */
+		__u64 avoid;
+		__u16 suspect;	/* the suspect's EV (0: no suspect) */
+		int verify;	/* a verify send of E3 armed */
+		__u32 how;
+		int want;	/* SPRITZ_PICK(ev, 0) or -1 */
+		__u64 want_avoid;
+		const char *counters;
+	} c[] = {
+		{ "spray: the buffered EV", SPRITZ_ALGO_SPRAY, E1, 0, 0, 0, SPRITZ_DECIDE_NEW_DATA,
+		  (int)SPRITZ_PICK(E1, 0), 0, "dec_use_ev=1" },
+		{ "spray: a repair, the buffered EV avoided: a sample", SPRITZ_ALGO_SPRAY, E1,
+		  (__u64)1 << 48 | E1, 0, 0, SPRITZ_DECIDE_REPAIR, -1, (__u64)1 << 48 | E1,
+		  "dec_use_avoided=1 dec_sample=1 pick_avoid=1" },
+		{ "spray: new data, the buffered EV avoided: a sample", SPRITZ_ALGO_SPRAY, E1,
+		  (__u64)1 << 48 | E1, 0, 0, SPRITZ_DECIDE_NEW_DATA, -1, (__u64)1 << 48 | E1,
+		  "dec_use_avoided=1 dec_sample=1 pick_avoid=1" },
+		{ "spray: new data may go to the suspect's path", SPRITZ_ALGO_SPRAY, E1,
+		  (__u64)1 << 48 | E1, E1, 0, SPRITZ_DECIDE_NEW_DATA, (int)SPRITZ_PICK(E1, 0), 0,
+		  "dec_use_ev=1" },
+		{ "spray: a repair may not", SPRITZ_ALGO_SPRAY, E1, (__u64)1 << 48 | E1, E1, 0,
+		  SPRITZ_DECIDE_REPAIR, -1, (__u64)1 << 48 | E1,
+		  "dec_use_avoided=1 dec_sample=1 pick_avoid=1" },
+		{ "scout: another EV avoided, the buffered one used", SPRITZ_ALGO_SCOUT, E2,
+		  (__u64)1 << 48 | E1, 0, 0, SPRITZ_DECIDE_REPAIR, (int)SPRITZ_PICK(E2, 0), 0,
+		  "dec_use_ev=1" },
+		{ "scout: empty buffer: a sample avoiding the set", SPRITZ_ALGO_SCOUT, 0,
+		  (__u64)1 << 48 | E1, 0, 0, SPRITZ_DECIDE_REPAIR, -1, (__u64)1 << 48 | E1,
+		  "dec_sample=1 pick_avoid=1" },
+		{ "ecmp: the current path, whatever was lost", SPRITZ_ALGO_ECMP, E1,
+		  (__u64)1 << 48 | E1, 0, 0, SPRITZ_DECIDE_REPAIR, (int)SPRITZ_PICK(E1, 0), 0,
+		  "dec_use_ev=1" },
+		{ "spray: a verify send first", SPRITZ_ALGO_SPRAY, E1, (__u64)1 << 48 | E1, 0, 1,
+		  SPRITZ_DECIDE_NEW_DATA, (int)SPRITZ_PICK(E3, 0), 0, "dec_verify=1" },
+		{ "spray: no verify send for a repair", SPRITZ_ALGO_SPRAY, E2, 0, 0, 1,
+		  SPRITZ_DECIDE_REPAIR, (int)SPRITZ_PICK(E2, 0), 0, "dec_use_ev=1" },
+	};
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct spritz_fb_flow fb;
+		struct spritz_lb_flow lb;
+		struct spritz_lb_cfg cfg;
+		struct spritz_stats st;
+		__u64 avoid = 0;
+		__u32 flags = 0;
+		int r;
+
+		memset(&fb, 0, sizeof(fb));
+		memset(&st, 0, sizeof(st));
+		spritz_lb_cfg_default(&cfg);
+		cfg.algo = c[i].algo;
+		spritz_lb_flow_init(&lb, &cfg);
+		if (c[i].buffered && c[i].algo == SPRITZ_ALGO_ECMP)
+			spritz_lb_sent(&lb, &cfg, c[i].buffered, 0);
+		else if (c[i].buffered)
+			spritz_lb_feedback(&lb, &cfg, SPRITZ_FB_ACK, c[i].buffered, 0);
+		fb.avoid = c[i].avoid;
+		if (c[i].suspect) {
+			fb.suspect.state = SPRITZ_IF_LOST;
+			fb.suspect.ev = c[i].suspect;
+			fb.flags |= SPRITZ_FB_F_SUSPECT;
+		}
+		if (c[i].verify) {
+			fb.flags |= SPRITZ_FB_F_VERIFY;
+			fb.verify_ev = E3;
+			fb.verify_until = 10 * MS;
+		}
+		r = spritz_fb_decide(&fb, &lb, &cfg, &st, 1 * MS, 1, c[i].how, 0, 0, &flags, &avoid);
+		ASSERT_EQ(r, c[i].want, c[i].what);
+		if (r < 0)
+			ASSERT_EQ(avoid, c[i].want_avoid, c[i].what);
+		for (k = 0; k < ARRAY_SIZE(decide_counters); k++)
+			ASSERT_EQ(*(const __u64 *)((const char *)&st + decide_counters[k].off),
+				  (__u64)want_delta_named(c[i].counters, decide_counters[k].name),
+				  decide_counters[k].name);
+	}
+}
+
 /* Inner ACKs count only from the tunnel peer the flow sends to. */
 static void test_tunnel_peer(void)
 {
@@ -1671,6 +1856,7 @@ static const struct test_case tests[] = {
 	{ "sack_lost", test_sack_lost },
 	{ "sack_lost_socket", test_sack_lost_socket },
 	{ "dead_path", test_dead_path },
+	{ "repair_sacked_before", test_repair_sacked_before },
 	{ "isolated_loss", test_isolated_loss },
 	{ "one_loss", test_one_loss },
 	{ "late_ack", test_late_ack },
@@ -1691,6 +1877,7 @@ static const struct test_case tests[] = {
 	{ "pick_flags", test_pick_flags },
 	{ "avoid", test_avoid },
 	{ "avoid_set", test_avoid_set },
+	{ "decide", test_decide },
 	{ "tunnel_peer", test_tunnel_peer },
 	{ "garbage", test_garbage },
 };
