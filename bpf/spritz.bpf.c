@@ -1186,7 +1186,9 @@ static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
 		s->ts = 1;
 		return 0;
 	}
-	if (kind != SPRITZ_TCPOPT_SACK)
+	/* a SACK option of a length other than 2 + 8n (n >= 1) is ignored,
+	 * as Linux's tcp_parse_options() ignores it */
+	if (kind != SPRITZ_TCPOPT_SACK || len < 10 || ((len - 2) & 7))
 		return 0;
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		at = i + 2 + 8 * b;

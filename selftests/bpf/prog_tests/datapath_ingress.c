@@ -71,6 +71,7 @@ static uint16_t tx_ts(const char *dst, uint32_t seq, int len, uint32_t tsval)
 #define RX_SACK_TS 2 /* [NOP NOP SACK] NOP NOP TS: SACK first */
 static int rx_layout = RX_TS_SACK;
 static uint32_t rx_tsecr = 2; /* the TSecr of rx()'s timestamp option */
+static int rx_sack_extra; /* bytes past its blocks rx()'s SACK option says it has */
 
 /* An ACK from @dst on ingress: cumulative @ack, ECE, SACK blocks. */
 static void rx(const char *dst, uint32_t ack, int ece, const uint32_t *sack, int nsack)
@@ -92,10 +93,12 @@ static void rx(const char *dst, uint32_t ack, int ece, const uint32_t *sack, int
 		opts[n] = 1;
 		opts[n + 1] = 1;
 		opts[n + 2] = 5;
-		opts[n + 3] = 2 + 8 * nsack;
+		opts[n + 3] = 2 + 8 * nsack + rx_sack_extra;
 		for (i = 0; i < 2 * nsack; i++)
 			put32(opts + n + 4 + 4 * i, sack[i]);
 		n += 4 + 8 * nsack;
+		for (i = 0; i < rx_sack_extra; i++)
+			opts[n++] = 0;
 	}
 	if (rx_layout == RX_SACK_TS && n + (int)sizeof(ts) <= 40) {
 		memcpy(opts + n, ts, sizeof(ts));
@@ -318,6 +321,46 @@ static void test_sack_layouts(void)
 	ASSERT_EQ(f.fb.ring[0].state, SPRITZ_IF_PENDING, "hole stays pending");
 	ASSERT_EQ(f.fb.ring[1].state, SPRITZ_IF_ACKED, "sacked, no timestamps");
 	ASSERT_EQ(f.fb.ring[2].state, SPRITZ_IF_ACKED, "sacked, timestamps after");
+}
+
+/*
+ * A SACK option whose length is not 2 + 8n is ignored, as Linux ignores
+ * it: its blocks acknowledge nothing.  Rows: the bytes past the blocks
+ * the length says there are -> SACK blocks parsed, the send SACKed.
+ */
+static void test_sack_bad_len(void)
+{
+	static const struct {
+		const char *what;
+		int extra, blocks;
+	} rows[] = {
+		{ "2 + 8n: read", 0, 1 },
+		{ "2 + 8n + 4: ignored", 4, 0 },
+		{ "2 + 8n + 1: ignored", 1, 0 },
+		{ "2 + 8n + 7: ignored", 7, 0 },
+	};
+	uint32_t blk[2] = { 1100, 1200 };
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		start("scout");
+		tx(DST2_6, 1000, 100);
+		tx(DST2_6, 1100, 100);
+		dp_stats(skel, &s0);
+		rx_sack_extra = rows[i].extra;
+		rx(DST2_6, 1000, 0, blk, 1);
+		rx_sack_extra = 0;
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.in_sack_blocks, rows[i].blocks, rows[i].what);
+		ASSERT_EQ(d.fb_ack, rows[i].blocks, rows[i].what);
+		ASSERT_OK(flow(DST2_6, &f), "flow");
+		ASSERT_EQ(f.fb.ring[1].state, rows[i].blocks ? SPRITZ_IF_ACKED : SPRITZ_IF_PENDING,
+			  rows[i].what);
+	}
 }
 
 /*
@@ -1467,6 +1510,7 @@ static const struct test_case tests[] = {
 	{ "sack", test_sack },
 	{ "ack_bounds", test_ack_bounds },
 	{ "sack_layouts", test_sack_layouts },
+	{ "sack_bad_len", test_sack_bad_len },
 	{ "retrans_nack", test_retrans_nack },
 	{ "retrans_timeout", test_retrans_timeout },
 	{ "retrans_eifel", test_retrans_eifel },
