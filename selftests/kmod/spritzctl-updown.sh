@@ -12,9 +12,11 @@
 # namespace's TCP loss detection and its last device's down restores it; a non-root caller is refused and
 # changes nothing.  A failure injected at each step of up, down --dev and
 # reload in turn (the tests' spritzctl-fault, $SPRITZ_FAULT: one row per
-# step, plus a netlink error between two table transactions and ENOSPC
-# half way through the directory) exits 1 and leaves the whole state
-# (pins, maps, tables, knobs, attachments, offloads, TCP sysctls) as it was.  Runs in
+# step, plus a netlink error between two table transactions, ENOSPC
+# half way through the directory and an unreadable live table at up) exits
+# 1 and leaves the whole state (pins, maps, tables, knobs, attachments,
+# offloads, TCP sysctls) as it was; so does up on a switch whose live table
+# differs while another device uses it.  Runs in
 # the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
@@ -363,7 +365,31 @@ fault_steps()
 	clean && return $rc
 }
 
-ktap_header 16
+# A device on a switch whose live table differs (another link model) while
+# another device uses it: refused.  The live table unreadable (EINTR
+# injected at table/live) is no table to replace either: exit 1, the whole
+# state as before.
+live_table()
+{
+	local a rc=0 up1=(--dev "$dev1" --topo "$topo" --switch 3 --addr-plan fd00::/16
+		--global-ns 700)
+
+	ip link add $dev1 type dummy && ip link set $dev1 up || return 1
+	"$ctl" up "${args[@]}" || return 1
+	a=$(whole_state)
+	expect 1 "the live table of switch 3 differs from the one of $topo, and another device uses it" \
+		"$ctl" up "${up1[@]}" || rc=1
+	SPRITZ_KO=$(spritz_ko) SPRITZ_FAULT=table/live expect 1 \
+		"failed to read live table of switch 3: Interrupted system call" "$fctl" up "${up1[@]}" ||
+		rc=1
+	[ "$a" = "$(whole_state)" ] ||
+		{ echo "state changed:"; diff <(echo "$a") <(whole_state); rc=1; }
+	"$ctl" down || rc=1
+	ip link del $dev1
+	clean && return $rc
+}
+
+ktap_header 17
 run_test clean_at_start clean
 run_test up_down_cycles cycles
 run_test up_twice_changes_nothing idempotent
@@ -380,6 +406,7 @@ run_test fail_bpf_object_missing fail_object
 run_test fail_pin_path_occupied fail_pin
 run_test non_root_refused non_root
 run_test fault_at_each_step fault_steps
+run_test live_table_differs_or_unreadable live_table
 "$ctl" down >/dev/null 2>&1
 ip link del $dev
 ktap_finish

@@ -8,7 +8,9 @@
  *   module     spritz.ko, unless loaded;
  *   table      the endpoint table of the device's switch, unless the live
  *              one is already this one (another device on the switch);
- *              the live table it replaces is kept aside for undo;
+ *              the live table it replaces is kept aside for undo; one that
+ *              cannot be read (netlink error) refuses: it may be another
+ *              device's;
  *   algorithm  the algorithm knob (all knobs saved for undo);
  *   object     the first device only: the BPF object loaded and pinned;
  *   directory  the entries the map lacks (a conflicting one refuses);
@@ -76,9 +78,17 @@ static int up_table(void *arg, char *err, size_t errlen)
 			      c->sw, msg[0] ? msg : strerror(-ret));
 		return ret;
 	}
-	live = spritz_ktable_live(x->nl, &x->tb);
+	live = spritz_fault("table/live", -EINTR);
+	if (!live)
+		live = spritz_ktable_live(x->nl, &x->tb);
 	if (live == 1)
 		return 0;
+	if (live < 0 && live != -ENOENT) {
+		/* unknown whether a table is live, and whose: change nothing */
+		spritz_seterr(err, errlen, "failed to read live table of switch %u: %s", c->sw,
+			      strerror(-live));
+		return live;
+	}
 	if (live == 0 && host_switch_used(x->devs, x->ndevs, c->sw)) {
 		spritz_seterr(err, errlen,
 			      "failed to bring up spritz on %s: the live table of switch %u "
