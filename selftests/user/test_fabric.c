@@ -237,6 +237,52 @@ static void test_too_many_ports(void)
 }
 
 /*
+ * Many links: the link array grows by doubling from 256, and 2^21 + 1
+ * links once asked for 2^22 > MAX_LINKS (4000000) slots and were refused
+ * as "more than 4000000 links".  Each row: that many distinct links among
+ * 20000 switches, then the first one again, so that the parse must get to
+ * the end and the build stops at once on the parallel link; or more links
+ * than MAX_LINKS, refused on the first one too many.
+ */
+static void test_many_links(void)
+{
+	static const struct {
+		const char *name;
+		long links;  /* distinct links */
+		bool repeat; /* then link 0-1 again */
+		const char *err;
+	} rows[] = {
+		{ "2^21 + 1 links", (1L << 21) + 1, true,
+		  "big:2097155: second link between switches 0 and 1 (first on line 2)" },
+		{ "4000001 links", 4000001, false, "big:4000002: more than 4000000 links" },
+	};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
+		size_t cap = (size_t)(rows[k].links + 2) * 24, len = 0;
+		char *text = malloc(cap), err[512] = "";
+		struct spritz_topo *t = NULL;
+		long n = 0;
+		int a, b;
+
+		if (!ASSERT_OK_PTR(text, "text"))
+			return;
+		len += snprintf(text, cap, "switches 20000\n");
+		for (a = 0; a < 20000 && n < rows[k].links; a++)
+			for (b = a + 1; b < 20000 && n < rows[k].links; b++, n++)
+				len += snprintf(text + len, cap - len, "link %d %d local\n", a, b);
+		if (rows[k].repeat)
+			len += snprintf(text + len, cap - len, "link 0 1 local\n");
+		ASSERT_EQ(spritz_fabric_parse(text, "big", &t, err, sizeof(err)), -EINVAL,
+			  rows[k].name);
+		ASSERT_NULL(t, "nothing loaded");
+		if (!ASSERT_STREQ(err, rows[k].err, rows[k].name))
+			printf("# %s: got \"%s\"\n", rows[k].name, err);
+		free(text);
+	}
+}
+
+/*
  * Link model limits: each row is a fabric, the verdict, and for accepted
  * fabrics the hop latency of link 0-1 as the model defines it (cable plus
  * serialization, computed here from the row's numbers).  Speeds past
@@ -344,6 +390,7 @@ static const struct test_case cases[] = {
 	{ "bad_files", test_bad_files },
 	{ "bad_text", test_bad_text },
 	{ "too_many_ports", test_too_many_ports },
+	{ "many_links", test_many_links },
 	{ "link_limits", test_link_limits },
 	{ "linkless", test_linkless },
 };

@@ -249,15 +249,17 @@ static int link_attr(struct fparse *P, const char *tok, struct flink *L)
 	return perr(P, P->line, "bad link attribute \"%s\"", tok);
 }
 
-/* Append @L to the parsed links, growing the array by doubling. */
+/* Append @L to the parsed links, growing the array by doubling up to MAX_LINKS. */
 static int push_link(struct fparse *P, const struct flink *L)
 {
 	if (P->nlinks == P->caplinks) {
 		size_t cap = P->caplinks ? P->caplinks * 2 : 256;
 		struct flink *nl;
 
-		if (cap > MAX_LINKS)
+		if (P->nlinks >= MAX_LINKS)
 			return perr(P, P->line, "more than %d links", MAX_LINKS);
+		if (cap > MAX_LINKS)
+			cap = MAX_LINKS;
 		nl = realloc(P->links, cap * sizeof(*nl));
 		if (!nl)
 			return -ENOMEM;
@@ -549,11 +551,12 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 			char *err, size_t errlen)
 {
 	struct fparse P = { .fname = fname, .err = err, .errlen = errlen };
-	char *buf = strdup(text), *line, *next;
+	char *buf = strdup(text), *line, *next, *end;
 	int ret = 0, s;
 
 	if (!buf)
 		return -ENOMEM;
+	end = buf + strlen(buf);
 	spritz_link_model_default(&P.model);
 	P.bound = (struct spritz_bound){ -1, -1, -1 };
 	P.policy = SPRITZ_POLICY_GENERIC;
@@ -561,7 +564,8 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 		char *tok[SPRITZ_MAX_NET_PORTS + 8], *c, *save = NULL;
 		int n = 0;
 
-		next = strchr(line, '\n');
+		/* memchr: strchr() would be checked to the end of the text each time under ASan */
+		next = memchr(line, '\n', (size_t)(end - line));
 		if (next)
 			*next++ = '\0';
 		P.line++;
