@@ -219,6 +219,77 @@ static void test_bad_text(void)
 	}
 }
 
+/*
+ * Repeats: every directive but link and ports comes once (switch once per
+ * switch, latency once per type), every attribute once per line, as TOPO
+ * strings refuse a key given twice; a repeat once silently won over the
+ * first value.  Each row: the text (connected, so that the repeat is all
+ * that is wrong with it), and for a refusal the line and the message.
+ */
+#define L2 "link 0 1 local\n"
+#define L4 "link 0 1 local\nlink 1 2 local\nlink 2 3 local\n"
+static void test_repeats(void)
+{
+	static const struct {
+		const char *text;
+		int line; /* 0: accepted */
+		const char *err;
+	} rows[] = {
+		{ "switches 2\nswitches 2\n", 2, "\"switches\" given twice (first on line 1)" },
+		{ "switches 2\nhosts 1\nhosts 9\n" L2, 3, "\"hosts\" given twice (first on line 2)" },
+		{ "switches 4\nswitch 3 hosts=1 hosts=9\n" L4, 2, "attribute \"hosts=\" given twice" },
+		{ "switches 4\nswitch 3 hosts=1\n\nswitch 3 hosts=9\n" L4, 4,
+		  "switch 3 already given on line 2" },
+		{ "switches 2\nspeed 100\nspeed 200\n" L2, 3, "\"speed\" given twice (first on line 2)" },
+		{ "switches 2\nlatency local 10\nlatency local 20\n" L2, 3,
+		  "\"latency local\" given twice (first on line 2)" },
+		{ "switches 2\nlatency global 10\nlatency local 5\nlatency global 20\n" L2, 4,
+		  "\"latency global\" given twice (first on line 2)" },
+		{ "switches 2\npacket 100\npacket 200\n" L2, 3, "\"packet\" given twice (first on line 2)" },
+		{ "switches 2\nlink 0 1 local latency=10 latency=20\n", 2,
+		  "attribute \"latency=\" given twice" },
+		{ "switches 2\nlink 0 1 local speed=10 latency=5 speed=20\n", 2,
+		  "attribute \"speed=\" given twice" },
+		{ "switches 2\nbound hops=3 hops=5\n" L2, 2, "attribute \"hops=\" given twice" },
+		{ "switches 2\nbound local=3 global=1 local=2\n" L2, 2, "attribute \"local=\" given twice" },
+		{ "switches 2\nbound hops=3\nbound hops=5\n" L2, 3, "\"bound\" given twice (first on line 2)" },
+		{ "switches 2\nrouting generic\nrouting dragonfly\n" L2, 3,
+		  "\"routing\" given twice (first on line 2)" },
+		{ "switches 2\nlink 0 1 local\nports 0 1\nports 0 1\n", 4,
+		  "port order of switch 0 already given on line 3" },
+		/* each key once: accepted */
+		{ "switches 2\nhosts 1\nswitch 0 hosts=2\nswitch 1 hosts=3\nspeed 100\n"
+		  "latency local 10\nlatency global 20\npacket 100\n"
+		  "link 0 1 local latency=5 speed=200\nbound hops=3 local=2 global=1\n"
+		  "routing generic\nports 0 1\nports 1 0\n", 0, "" },
+	};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
+		struct spritz_topo *t = NULL;
+		char err[512] = "", want[64];
+		int ret = spritz_fabric_parse(rows[k].text, "inline", &t, err, sizeof(err));
+
+		if (!rows[k].line) {
+			if (ASSERT_OK(ret, rows[k].text))
+				ASSERT_EQ(t->nhosts, 5, "hosts");
+			else
+				printf("# %s\n", err);
+			spritz_topo_free(t);
+			continue;
+		}
+		snprintf(want, sizeof(want), "inline:%d: ", rows[k].line);
+		if (!ASSERT_EQ(ret, -EINVAL, rows[k].text) ||
+		    !ASSERT_TRUE(!strncmp(err, want, strlen(want)), "line named") ||
+		    !ASSERT_OK_PTR(strstr(err, rows[k].err), "repeat named"))
+			printf("# case %zu: got \"%s\"\n", k, err);
+		ASSERT_NULL(t, "nothing loaded");
+		spritz_topo_free(t);
+	}
+}
+#undef L2
+#undef L4
+
 /* Too many ports on one switch. */
 static void test_too_many_ports(void)
 {
@@ -389,6 +460,7 @@ static const struct test_case cases[] = {
 	{ "slimfly_file", test_slimfly_file },
 	{ "bad_files", test_bad_files },
 	{ "bad_text", test_bad_text },
+	{ "repeats", test_repeats },
 	{ "too_many_ports", test_too_many_ports },
 	{ "many_links", test_many_links },
 	{ "link_limits", test_link_limits },
