@@ -202,6 +202,13 @@ static void test_bad_text(void)
 		{ "switches 2\nbound far=3\n", 2 },
 		{ "switches 2\nrouting valiant\n", 2 },
 		{ "switches 2\nlink 0 01x local\n", 2 },
+		/* digits only: blanks that are no field separators, then a sign */
+		{ "switches \v1\n", 1 },
+		{ "switches 1\nhosts \v4\n", 2 },
+		{ "switches 2\nswitch 1 hosts=\f+1\nlink 0 1 local\n", 2 },
+		{ "switches 2\nlink 0 \v1 local\n", 2 },
+		{ "switches 2\nlink 0 1 local\nbound hops=\v+3\n", 3 },
+		{ "switches 2\nlink 0 1 local\npacket \f100\n", 3 },
 	};
 	size_t k;
 

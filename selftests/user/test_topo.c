@@ -399,6 +399,11 @@ static void test_topo_spec(void)
 		{ .spec = "dragonfly:a=8", .ret = -EINVAL },
 		{ .spec = "dragonfly:a=8,h=1000001", .ret = -EINVAL },
 		{ .spec = "dragonfly:a=8,h=99999999999999999999", .ret = -EINVAL },
+		/* digits only: strtol() alone skips blanks, then takes a sign */
+		{ .spec = "dragonfly:a= +4,h=2", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=4,h= 2", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=4,h=\t2", .ret = -EINVAL },
+		{ .spec = "slimfly:q=\v9", .ret = -EINVAL },
 		{ .spec = "slimfly:", .ret = -EINVAL },
 		{ .spec = "file:", .ret = -EINVAL },
 		{ .spec = ":a=1", .ret = -EINVAL },

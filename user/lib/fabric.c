@@ -117,13 +117,16 @@ static int attr_once(struct fparse *P, bool *seen, const char *tok)
 	return 0;
 }
 
-/* Parse a non-negative decimal integer that fills the whole token. */
+/*
+ * Parse a non-negative decimal integer that fills the whole token: digits
+ * from the first character on (strtol() would skip blanks and a sign).
+ */
 static int parse_uint(const char *s, long max, long *out)
 {
 	char *end;
 	long v;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
 	errno = 0;
 	v = strtol(s, &end, 10);
