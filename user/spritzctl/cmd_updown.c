@@ -69,10 +69,8 @@ static int dir_source(const char *plan, const char *hosts, uint32_t nsw, struct 
 	int ret;
 
 	if (plan) {
-		if (spritz_plan_parse(plan, &p)) {
-			ctl_err("failed to parse --addr-plan \"%s\": expected an IPv6 PREFIX/L "
-				"with L <= 48, e.g. fd00::/16",
-				plan);
+		if (spritz_plan_parse(plan, &p, err, sizeof(err))) {
+			ctl_err("failed to parse --addr-plan \"%s\": %s", plan, err);
 			return EXIT_USAGE;
 		}
 		if (nsw > SPRITZ_DIR_MAX) {
