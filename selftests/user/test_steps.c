@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Ordered steps with undo (user/lib/spritz_steps.c) and the knob table
- * (user/lib/spritz_knobs.c).  Steps: a table of four steps that each record
+ * with the read-only files (user/lib/spritz_knobs.c).  Steps: a table of four steps that each record
  * "do" and "undo" in a log; each row makes one step fail (before changing
  * anything, or half way: it recorded a change first) and gives the log it
  * must leave: every step before it undone, last first, the failed one
@@ -136,8 +136,48 @@ static void test_knob_table(void)
 		ASSERT_EQ(spritz_algo_index(algos[i]), i, algos[i]);
 	ASSERT_EQ(spritz_algo_index("bogus"), -1, "unknown algorithm");
 	ASSERT_NULL(spritz_knob_find("algorithm"), "algorithm is not numeric");
-	ASSERT_TRUE(spritz_knob_is_ro("tables"), "tables read-only");
-	ASSERT_FALSE(spritz_knob_is_ro("w_scale"), "w_scale writable");
+}
+
+/*
+ * The read-only files get reads: each row a name and whether it is one;
+ * then every __ATTR_RO() file of kmod/sysfs.c must be in the table (get
+ * staging once failed "unknown knob").
+ */
+static void test_ro_files(void)
+{
+	static const struct {
+		const char *name;
+		bool ro;
+	} rows[] = {
+		{ "tables", true },	   { "paths", true },	  { "staging", true },
+		{ "staging_bytes", true }, { "version", true },	  { "w_scale", false },
+		{ "algorithm", false },	   { "staging_", false }, { "", false },
+	};
+	const char *top = getenv("SPRITZ_TOP");
+	char path[512], line[256];
+	size_t k;
+	FILE *f;
+	int n = 0;
+
+	for (k = 0; k < ARRAY_SIZE(rows); k++)
+		ASSERT_EQ(spritz_knob_is_ro(rows[k].name), rows[k].ro, rows[k].name);
+	snprintf(path, sizeof(path), "%s%skmod/sysfs.c", top ? top : "", top ? "/" : "");
+	f = fopen(path, "r");
+	if (!ASSERT_OK_PTR(f, path))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *a = strstr(line, "__ATTR_RO("), *e;
+
+		if (!a || !(e = strchr(a, ')')))
+			continue;
+		a += strlen("__ATTR_RO(");
+		*e = '\0';
+		if (!ASSERT_TRUE(spritz_knob_is_ro(a), "kmod/sysfs.c's read-only file in the table"))
+			printf("# %s\n", a);
+		n++;
+	}
+	fclose(f);
+	ASSERT_EQ(n, spritz_nro_files, "as many read-only files as kmod/sysfs.c has");
 }
 
 /* Decimal values as the module accepts them; a value out of range writes nothing. */
@@ -163,6 +203,7 @@ static const struct test_case cases[] = {
 	{ "steps_table", test_steps_table },
 	{ "knob_table", test_knob_table },
 	{ "knob_values", test_knob_values },
+	{ "ro_files", test_ro_files },
 };
 
 TEST_MAIN(cases)
