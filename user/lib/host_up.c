@@ -2,8 +2,9 @@
 /*
  * spritz_host_up(): bring the datapath up on one device (spritz_host.h).
  *
- * Checks first (nothing changes): the device's record, if any, agrees; the
- * table is built.  Then the steps, each undone in reverse if a later one
+ * Checks first (nothing changes): switch and directory within the fabric
+ * (-EDOM, before the lock: no privilege needed); the device's record, if
+ * any, agrees; the table is built.  Then the steps, each undone in reverse if a later one
  * fails (spritz_steps.h):
  *   module     spritz.ko, unless loaded;
  *   table      the endpoint table of the device's switch, unless the live
@@ -373,6 +374,9 @@ int spritz_host_up(const struct spritz_up_cfg *c, char *err, size_t errlen)
 	int lock, ret;
 
 	spritz_dp_init(&x.dp);
+	ret = host_check_args(c->t, c->topo, c->sw, c->dir, "bring up", err, errlen);
+	if (ret)
+		return ret;
 	lock = host_lock(err, errlen);
 	if (lock < 0)
 		return lock;
