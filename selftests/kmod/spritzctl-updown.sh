@@ -16,7 +16,8 @@
 # half way through the directory and an unreadable live table at up) exits
 # 1 and leaves the whole state (pins, maps, tables, knobs, attachments,
 # offloads, TCP sysctls) as it was; so does up on a switch whose live table
-# differs while another device uses it.  Runs in
+# differs while another device uses it.  A failed unload of the module
+# after the last down undoes none of down's steps.  Runs in
 # the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
@@ -389,7 +390,35 @@ live_table()
 	clean && return $rc
 }
 
-ktap_header 17
+# The last down --dev whose unload of spritz.ko fails (EBUSY injected at
+# teardown/unload) after everything was unpinned: exit 1 with the reason,
+# and none of its steps undone: TSO/GSO and the TCP sysctls stay restored
+# (the undos once turned them off again, with no record left for another
+# down), nothing pinned, no table; the module stays loaded for rmmod.
+fault_unload()
+{
+	local rc=0
+
+	ethtool -K $dev tso on gso on || return 1
+	sysctl -qw net.ipv4.tcp_recovery=1 net.ipv4.tcp_reordering=3 || return 1
+	"$ctl" up "${args[@]}" --per-packet --tcp-dupthresh 6 || return 1
+	[ "$(offloads) $(tcp_now)" = "off off 0 6" ] ||
+		{ echo "after up: $(offloads) $(tcp_now)"; rc=1; }
+	SPRITZ_FAULT=teardown/unload expect 1 \
+		"failed to unload module spritz: Device or resource busy (spritz is down" \
+		"$fctl" down --dev $dev || rc=1
+	[ "$(offloads)" = "on on" ] || { echo "after down: $(offloads), want on on"; rc=1; }
+	[ "$(tcp_now)" = "1 3" ] || { echo "after down: $(tcp_now), want 1 3"; rc=1; }
+	[ ! -e $pins ] || { echo "left: $(ls $pins)"; rc=1; }
+	[ "$(spritz_attached $dev)" = 0 ] || { echo "$dev still attached"; rc=1; }
+	[ -d /sys/module/spritz ] || { echo "module unloaded after all"; rc=1; }
+	[ "$(cat /sys/kernel/spritz/tables 2>/dev/null)" = 0 ] || { echo "tables left"; rc=1; }
+	"$ctl" down || rc=1
+	spritz_rmmod || rc=1
+	clean && return $rc
+}
+
+ktap_header 18
 run_test clean_at_start clean
 run_test up_down_cycles cycles
 run_test up_twice_changes_nothing idempotent
@@ -407,6 +436,7 @@ run_test fail_pin_path_occupied fail_pin
 run_test non_root_refused non_root
 run_test fault_at_each_step fault_steps
 run_test live_table_differs_or_unreadable live_table
+run_test fault_unload_undoes_nothing fault_unload
 "$ctl" down >/dev/null 2>&1
 ip link del $dev
 ktap_finish

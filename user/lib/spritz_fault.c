@@ -7,8 +7,9 @@
  * the one point that fails: a step of spritz_steps_run() ("tables" fails
  * before the step runs, "tables+" after it ran, so that its own undo runs
  * too) or a point inside a step ("tables/mid", "directory/mid",
- * "table/live": up's read of the live table fails with EINTR).  A point
- * fails once: the undo that follows may pass it again.
+ * "table/live": up's read of the live table fails with EINTR,
+ * "teardown/unload": the last down's unload of spritz.ko with EBUSY).  A
+ * point fails once: the undo that follows may pass it again.
  */
 #include <stdlib.h>
 #include <string.h>
