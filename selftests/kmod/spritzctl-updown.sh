@@ -8,7 +8,8 @@
 # every injected failure of up (bad device, bad topology, switch id out of
 # range, module missing, BPF object missing, map pin path occupied) exits
 # with a clear error and rolls back completely; up --per-packet turns TSO
-# and GSO off and down restores them; up --tcp-dupthresh sets the
+# and GSO off and down restores them, also after an up that reattached a
+# hook removed by hand; up --tcp-dupthresh sets the
 # namespace's TCP loss detection and its last device's down restores it; a non-root caller is refused and
 # changes nothing.  A failure injected at each step of up, down --dev and
 # reload in turn (the tests' spritzctl-fault, $SPRITZ_FAULT: one row per
@@ -171,6 +172,23 @@ per_packet()
 	"$ctl" down || rc=1
 	[ "$(offloads)" = "off on" ] || { echo "after down: $(offloads), want off on"; rc=1; }
 	expect 2 "--per-packet is an option of up" "$ctl" reload --topo $topo --per-packet || rc=1
+	# hooks removed by hand, then up again with and without --per-packet:
+	# the record keeps what the first up found (TSO/GSO on, flags 14), and
+	# down still restores it (up once recorded them as found off)
+	for f in --per-packet ""; do
+		ethtool -K $dev tso on gso on || return 1
+		"$ctl" up "${args[@]}" --per-packet || return 1
+		detach_by_hand $dev
+		# shellcheck disable=SC2086 # $f: the option or nothing
+		"$ctl" up "${args[@]}" $f || rc=1
+		[ "$(offloads)" = "off off" ] || { echo "re-up $f: $(offloads)"; rc=1; }
+		[ "$(tcp_rec $dev | cut -d' ' -f1)" = 14 ] ||
+			{ echo "re-up $f: record $(tcp_rec $dev), want flags 14"; rc=1; }
+		"$ctl" down || rc=1
+		[ "$(offloads)" = "on on" ] ||
+			{ echo "re-up $f and down: $(offloads), want on on"; rc=1; }
+		clean || rc=1
+	done
 	ethtool -K $dev tso on gso on
 	clean && return $rc
 }
