@@ -8,13 +8,17 @@
 # every injected failure of up (bad device, bad topology, switch id out of
 # range, module missing, BPF object missing, map pin path occupied) exits
 # with a clear error and rolls back completely; up --per-packet turns TSO
-# and GSO off and down restores them; up --tcp-dupthresh sets the
+# and GSO off and down restores them, also after an up that reattached a
+# hook removed by hand; up --tcp-dupthresh sets the
 # namespace's TCP loss detection and its last device's down restores it; a non-root caller is refused and
 # changes nothing.  A failure injected at each step of up, down --dev and
 # reload in turn (the tests' spritzctl-fault, $SPRITZ_FAULT: one row per
-# step, plus a netlink error between two table transactions and ENOSPC
-# half way through the directory) exits 1 and leaves the whole state
-# (pins, maps, tables, knobs, attachments, offloads, TCP sysctls) as it was.  Runs in
+# step, plus a netlink error between two table transactions, ENOSPC
+# half way through the directory and an unreadable live table at up) exits
+# 1 and leaves the whole state (pins, maps, tables, knobs, attachments,
+# offloads, TCP sysctls) as it was; so does up on a switch whose live table
+# differs while another device uses it.  A failed unload of the module
+# after the last down undoes none of down's steps.  Runs in
 # the VM as root, module not loaded.
 source "$(dirname "$0")/spritzctl-lib.sh"
 
@@ -168,6 +172,23 @@ per_packet()
 	"$ctl" down || rc=1
 	[ "$(offloads)" = "off on" ] || { echo "after down: $(offloads), want off on"; rc=1; }
 	expect 2 "--per-packet is an option of up" "$ctl" reload --topo $topo --per-packet || rc=1
+	# hooks removed by hand, then up again with and without --per-packet:
+	# the record keeps what the first up found (TSO/GSO on, flags 14), and
+	# down still restores it (up once recorded them as found off)
+	for f in --per-packet ""; do
+		ethtool -K $dev tso on gso on || return 1
+		"$ctl" up "${args[@]}" --per-packet || return 1
+		detach_by_hand $dev
+		# shellcheck disable=SC2086 # $f: the option or nothing
+		"$ctl" up "${args[@]}" $f || rc=1
+		[ "$(offloads)" = "off off" ] || { echo "re-up $f: $(offloads)"; rc=1; }
+		[ "$(tcp_rec $dev | cut -d' ' -f1)" = 14 ] ||
+			{ echo "re-up $f: record $(tcp_rec $dev), want flags 14"; rc=1; }
+		"$ctl" down || rc=1
+		[ "$(offloads)" = "on on" ] ||
+			{ echo "re-up $f and down: $(offloads), want on on"; rc=1; }
+		clean || rc=1
+	done
 	ethtool -K $dev tso on gso on
 	clean && return $rc
 }
@@ -363,7 +384,59 @@ fault_steps()
 	clean && return $rc
 }
 
-ktap_header 16
+# A device on a switch whose live table differs (another link model) while
+# another device uses it: refused.  The live table unreadable (EINTR
+# injected at table/live) is no table to replace either: exit 1, the whole
+# state as before.
+live_table()
+{
+	local a rc=0 up1=(--dev "$dev1" --topo "$topo" --switch 3 --addr-plan fd00::/16
+		--global-ns 700)
+
+	ip link add $dev1 type dummy && ip link set $dev1 up || return 1
+	"$ctl" up "${args[@]}" || return 1
+	a=$(whole_state)
+	expect 1 "the live table of switch 3 differs from the one of $topo, and another device uses it" \
+		"$ctl" up "${up1[@]}" || rc=1
+	SPRITZ_KO=$(spritz_ko) SPRITZ_FAULT=table/live expect 1 \
+		"failed to read live table of switch 3: Interrupted system call" "$fctl" up "${up1[@]}" ||
+		rc=1
+	[ "$a" = "$(whole_state)" ] ||
+		{ echo "state changed:"; diff <(echo "$a") <(whole_state); rc=1; }
+	"$ctl" down || rc=1
+	ip link del $dev1
+	clean && return $rc
+}
+
+# The last down --dev whose unload of spritz.ko fails (EBUSY injected at
+# teardown/unload) after everything was unpinned: exit 1 with the reason,
+# and none of its steps undone: TSO/GSO and the TCP sysctls stay restored
+# (the undos once turned them off again, with no record left for another
+# down), nothing pinned, no table; the module stays loaded for rmmod.
+fault_unload()
+{
+	local rc=0
+
+	ethtool -K $dev tso on gso on || return 1
+	sysctl -qw net.ipv4.tcp_recovery=1 net.ipv4.tcp_reordering=3 || return 1
+	"$ctl" up "${args[@]}" --per-packet --tcp-dupthresh 6 || return 1
+	[ "$(offloads) $(tcp_now)" = "off off 0 6" ] ||
+		{ echo "after up: $(offloads) $(tcp_now)"; rc=1; }
+	SPRITZ_FAULT=teardown/unload expect 1 \
+		"failed to unload module spritz: Device or resource busy (spritz is down" \
+		"$fctl" down --dev $dev || rc=1
+	[ "$(offloads)" = "on on" ] || { echo "after down: $(offloads), want on on"; rc=1; }
+	[ "$(tcp_now)" = "1 3" ] || { echo "after down: $(tcp_now), want 1 3"; rc=1; }
+	[ ! -e $pins ] || { echo "left: $(ls $pins)"; rc=1; }
+	[ "$(spritz_attached $dev)" = 0 ] || { echo "$dev still attached"; rc=1; }
+	[ -d /sys/module/spritz ] || { echo "module unloaded after all"; rc=1; }
+	[ "$(cat /sys/kernel/spritz/tables 2>/dev/null)" = 0 ] || { echo "tables left"; rc=1; }
+	"$ctl" down || rc=1
+	spritz_rmmod || rc=1
+	clean && return $rc
+}
+
+ktap_header 18
 run_test clean_at_start clean
 run_test up_down_cycles cycles
 run_test up_twice_changes_nothing idempotent
@@ -380,6 +453,8 @@ run_test fail_bpf_object_missing fail_object
 run_test fail_pin_path_occupied fail_pin
 run_test non_root_refused non_root
 run_test fault_at_each_step fault_steps
+run_test live_table_differs_or_unreadable live_table
+run_test fault_unload_undoes_nothing fault_unload
 "$ctl" down >/dev/null 2>&1
 ip link del $dev
 ktap_finish

@@ -59,6 +59,17 @@ cases=$(cat <<CASES
 CASES
 )
 
+# Arguments with blanks in them: EXIT <TAB> PATTERN <TAB> ARGS split on
+# "|".  Numbers are digits only: strtol() alone skips leading blanks and
+# then takes a sign.
+blank_cases=$(cat <<'CASES'
+2	failed to parse --switch " \+5": expected a switch id	paths|dragonfly:a=4,h=2|--switch| +5
+2	failed to parse --dst " 5"	paths|dragonfly:a=4,h=2|--switch|0|--dst| 5
+2	failed to parse --max-endpoints " 100"	memory|--sweep|dragonfly|--max-endpoints| 100
+2	parameter a: " \+4" is not a non-negative integer	topo|dragonfly:a= +4,h=2
+CASES
+)
+
 # one_case EXIT PATTERN ARGS...
 one_case()
 {
@@ -87,9 +98,17 @@ one_case()
 	grep -E -q -- "$pat" <<<"$out" || { echo "output lacks /$pat/:"; head -n 5 <<<"$out"; return 1; }
 }
 
-ktap_header "$(grep -c . <<<"$cases")"
+ktap_header "$(($(grep -c . <<<"$cases") + $(grep -c . <<<"$blank_cases")))"
 while IFS=$'\t' read -r want pat args; do
 	# shellcheck disable=SC2086
 	run_test "spritzctl $args" one_case "$want" "$pat" $args
 done <<<"$cases"
+while IFS=$'\t' read -r want pat args; do
+	IFS='|' read -r -a argv <<<"$args"
+	name=spritzctl
+	for a in "${argv[@]}"; do
+		[[ $a == *' '* ]] && name+=" '$a'" || name+=" $a"
+	done
+	run_test "$name" one_case "$want" "$pat" "${argv[@]}"
+done <<<"$blank_cases"
 ktap_finish

@@ -216,6 +216,7 @@ struct plan_case {
 	int plen;
 	const char *first; /* switch 0's /64 */
 	const char *last; /* switch NSW-1's /64 */
+	const char *err; /* the message (errors) */
 };
 
 #define PLAN(name_, text_, plen_, first_, last_)                                      \
@@ -223,22 +224,29 @@ struct plan_case {
 		.name = (name_), .text = (text_), .plen = (plen_), .first = (first_), \
 		.last = (last_)                                                       \
 	}
-#define NOPLAN(name_, text_)                                     \
-	{                                                        \
-		.name = (name_), .text = (text_), .ret = -EINVAL \
+#define NOPLAN(name_, text_, err_)                                            \
+	{                                                                     \
+		.name = (name_), .text = (text_), .ret = -EINVAL, .err = (err_) \
 	}
+#define SYNTAX "expected an IPv6 PREFIX/L with L <= 48, e.g. fd00::/16"
 
 static const struct plan_case plan_cases[] = {
 	PLAN("/16", "fd00::/16", 16, "fd00::/64", "fd00:7::/64"),
 	PLAN("/48", "fd00:1:2::/48", 48, "fd00:1:2::/64", "fd00:1:2:7::/64"),
 	PLAN("/0", "::/0", 0, "::/64", "7::/64"),
-	NOPLAN("/49", "fd00::/49"),
-	NOPLAN("no length", "fd00::"),
-	NOPLAN("empty length", "fd00::/"),
-	NOPLAN("signed length", "fd00::/+16"),
-	NOPLAN("IPv4", "10.0.0.0/8"),
-	NOPLAN("garbage", "fd00::x/16"),
-	NOPLAN("too long", "fd00:0000:0000:0000:0000:0000:0000:0000:0000:0000:0000/16"),
+	PLAN("/32, bits up to 32", "fd00:1::/32", 32, "fd00:1::/64", "fd00:1:7::/64"),
+	NOPLAN("/49", "fd00::/49", SYNTAX),
+	NOPLAN("no length", "fd00::", SYNTAX),
+	NOPLAN("empty length", "fd00::/", SYNTAX),
+	NOPLAN("signed length", "fd00::/+16", SYNTAX),
+	NOPLAN("IPv4", "10.0.0.0/8", SYNTAX),
+	NOPLAN("garbage", "fd00::x/16", SYNTAX),
+	NOPLAN("too long", "fd00:0000:0000:0000:0000:0000:0000:0000:0000:0000:0000/16", SYNTAX),
+	/* a hosts file refuses these too: the bits past L were dropped */
+	NOPLAN("bits past /16", "fd00:1::/16", "bits set past the prefix length (fd00::/16 has none)"),
+	NOPLAN("bits past /48", "fd00:1:2:3::/48",
+	       "bits set past the prefix length (fd00:1:2::/48 has none)"),
+	NOPLAN("bits past /0", "::1/0", "bits set past the prefix length (::/0 has none)"),
 };
 
 static void test_plan_table(void)
@@ -249,13 +257,14 @@ static void test_plan_table(void)
 		const struct plan_case *c = &plan_cases[i];
 		struct spritz_plan p = { .prefix = { 0xab }, .plen = 77 };
 		struct spritz_dir_list l;
-		char buf[64];
+		char buf[64], err[256] = "";
 
-		if (!ASSERT_EQ(spritz_plan_parse(c->text, &p), c->ret, c->name))
+		if (!ASSERT_EQ(spritz_plan_parse(c->text, &p, err, sizeof(err)), c->ret, c->name))
 			continue;
 		if (c->ret) {
 			ASSERT_TRUE(p.plen == 77 && p.prefix[0] == 0xab,
 				    "a rejected plan changes nothing");
+			ASSERT_STREQ(err, c->err, c->name);
 			continue;
 		}
 		ASSERT_EQ(p.plen, c->plen, c->name);
@@ -274,6 +283,7 @@ static void test_plan_table(void)
 		spritz_dir_free(&l);
 	}
 }
+#undef SYNTAX
 
 /* Plans for more switches than the directory holds change nothing. */
 static void test_plan_range(void)
@@ -281,7 +291,7 @@ static void test_plan_range(void)
 	struct spritz_plan p;
 	struct spritz_dir_list l;
 
-	if (!ASSERT_OK(spritz_plan_parse("fd00::/16", &p), "parse"))
+	if (!ASSERT_OK(spritz_plan_parse("fd00::/16", &p, NULL, 0), "parse"))
 		return;
 	sentinel(&l);
 	if (!ASSERT_OK_PTR(l.e, "sentinel"))

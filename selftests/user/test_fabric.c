@@ -202,6 +202,13 @@ static void test_bad_text(void)
 		{ "switches 2\nbound far=3\n", 2 },
 		{ "switches 2\nrouting valiant\n", 2 },
 		{ "switches 2\nlink 0 01x local\n", 2 },
+		/* digits only: blanks that are no field separators, then a sign */
+		{ "switches \v1\n", 1 },
+		{ "switches 1\nhosts \v4\n", 2 },
+		{ "switches 2\nswitch 1 hosts=\f+1\nlink 0 1 local\n", 2 },
+		{ "switches 2\nlink 0 \v1 local\n", 2 },
+		{ "switches 2\nlink 0 1 local\nbound hops=\v+3\n", 3 },
+		{ "switches 2\nlink 0 1 local\npacket \f100\n", 3 },
 	};
 	size_t k;
 
@@ -219,6 +226,77 @@ static void test_bad_text(void)
 	}
 }
 
+/*
+ * Repeats: every directive but link and ports comes once (switch once per
+ * switch, latency once per type), every attribute once per line, as TOPO
+ * strings refuse a key given twice; a repeat once silently won over the
+ * first value.  Each row: the text (connected, so that the repeat is all
+ * that is wrong with it), and for a refusal the line and the message.
+ */
+#define L2 "link 0 1 local\n"
+#define L4 "link 0 1 local\nlink 1 2 local\nlink 2 3 local\n"
+static void test_repeats(void)
+{
+	static const struct {
+		const char *text;
+		int line; /* 0: accepted */
+		const char *err;
+	} rows[] = {
+		{ "switches 2\nswitches 2\n", 2, "\"switches\" given twice (first on line 1)" },
+		{ "switches 2\nhosts 1\nhosts 9\n" L2, 3, "\"hosts\" given twice (first on line 2)" },
+		{ "switches 4\nswitch 3 hosts=1 hosts=9\n" L4, 2, "attribute \"hosts=\" given twice" },
+		{ "switches 4\nswitch 3 hosts=1\n\nswitch 3 hosts=9\n" L4, 4,
+		  "switch 3 already given on line 2" },
+		{ "switches 2\nspeed 100\nspeed 200\n" L2, 3, "\"speed\" given twice (first on line 2)" },
+		{ "switches 2\nlatency local 10\nlatency local 20\n" L2, 3,
+		  "\"latency local\" given twice (first on line 2)" },
+		{ "switches 2\nlatency global 10\nlatency local 5\nlatency global 20\n" L2, 4,
+		  "\"latency global\" given twice (first on line 2)" },
+		{ "switches 2\npacket 100\npacket 200\n" L2, 3, "\"packet\" given twice (first on line 2)" },
+		{ "switches 2\nlink 0 1 local latency=10 latency=20\n", 2,
+		  "attribute \"latency=\" given twice" },
+		{ "switches 2\nlink 0 1 local speed=10 latency=5 speed=20\n", 2,
+		  "attribute \"speed=\" given twice" },
+		{ "switches 2\nbound hops=3 hops=5\n" L2, 2, "attribute \"hops=\" given twice" },
+		{ "switches 2\nbound local=3 global=1 local=2\n" L2, 2, "attribute \"local=\" given twice" },
+		{ "switches 2\nbound hops=3\nbound hops=5\n" L2, 3, "\"bound\" given twice (first on line 2)" },
+		{ "switches 2\nrouting generic\nrouting dragonfly\n" L2, 3,
+		  "\"routing\" given twice (first on line 2)" },
+		{ "switches 2\nlink 0 1 local\nports 0 1\nports 0 1\n", 4,
+		  "port order of switch 0 already given on line 3" },
+		/* each key once: accepted */
+		{ "switches 2\nhosts 1\nswitch 0 hosts=2\nswitch 1 hosts=3\nspeed 100\n"
+		  "latency local 10\nlatency global 20\npacket 100\n"
+		  "link 0 1 local latency=5 speed=200\nbound hops=3 local=2 global=1\n"
+		  "routing generic\nports 0 1\nports 1 0\n", 0, "" },
+	};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
+		struct spritz_topo *t = NULL;
+		char err[512] = "", want[64];
+		int ret = spritz_fabric_parse(rows[k].text, "inline", &t, err, sizeof(err));
+
+		if (!rows[k].line) {
+			if (ASSERT_OK(ret, rows[k].text))
+				ASSERT_EQ(t->nhosts, 5, "hosts");
+			else
+				printf("# %s\n", err);
+			spritz_topo_free(t);
+			continue;
+		}
+		snprintf(want, sizeof(want), "inline:%d: ", rows[k].line);
+		if (!ASSERT_EQ(ret, -EINVAL, rows[k].text) ||
+		    !ASSERT_TRUE(!strncmp(err, want, strlen(want)), "line named") ||
+		    !ASSERT_OK_PTR(strstr(err, rows[k].err), "repeat named"))
+			printf("# case %zu: got \"%s\"\n", k, err);
+		ASSERT_NULL(t, "nothing loaded");
+		spritz_topo_free(t);
+	}
+}
+#undef L2
+#undef L4
+
 /* Too many ports on one switch. */
 static void test_too_many_ports(void)
 {
@@ -234,6 +312,52 @@ static void test_too_many_ports(void)
 	ASSERT_OK_PTR(strstr(err, "star:257: switch 0 gets more than 255"), "line of port 256");
 	ASSERT_NULL(t, "nothing loaded");
 	free(text);
+}
+
+/*
+ * Many links: the link array grows by doubling from 256, and 2^21 + 1
+ * links once asked for 2^22 > MAX_LINKS (4000000) slots and were refused
+ * as "more than 4000000 links".  Each row: that many distinct links among
+ * 20000 switches, then the first one again, so that the parse must get to
+ * the end and the build stops at once on the parallel link; or more links
+ * than MAX_LINKS, refused on the first one too many.
+ */
+static void test_many_links(void)
+{
+	static const struct {
+		const char *name;
+		long links;  /* distinct links */
+		bool repeat; /* then link 0-1 again */
+		const char *err;
+	} rows[] = {
+		{ "2^21 + 1 links", (1L << 21) + 1, true,
+		  "big:2097155: second link between switches 0 and 1 (first on line 2)" },
+		{ "4000001 links", 4000001, false, "big:4000002: more than 4000000 links" },
+	};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
+		size_t cap = (size_t)(rows[k].links + 2) * 24, len = 0;
+		char *text = malloc(cap), err[512] = "";
+		struct spritz_topo *t = NULL;
+		long n = 0;
+		int a, b;
+
+		if (!ASSERT_OK_PTR(text, "text"))
+			return;
+		len += snprintf(text, cap, "switches 20000\n");
+		for (a = 0; a < 20000 && n < rows[k].links; a++)
+			for (b = a + 1; b < 20000 && n < rows[k].links; b++, n++)
+				len += snprintf(text + len, cap - len, "link %d %d local\n", a, b);
+		if (rows[k].repeat)
+			len += snprintf(text + len, cap - len, "link 0 1 local\n");
+		ASSERT_EQ(spritz_fabric_parse(text, "big", &t, err, sizeof(err)), -EINVAL,
+			  rows[k].name);
+		ASSERT_NULL(t, "nothing loaded");
+		if (!ASSERT_STREQ(err, rows[k].err, rows[k].name))
+			printf("# %s: got \"%s\"\n", rows[k].name, err);
+		free(text);
+	}
 }
 
 /*
@@ -343,7 +467,9 @@ static const struct test_case cases[] = {
 	{ "slimfly_file", test_slimfly_file },
 	{ "bad_files", test_bad_files },
 	{ "bad_text", test_bad_text },
+	{ "repeats", test_repeats },
 	{ "too_many_ports", test_too_many_ports },
+	{ "many_links", test_many_links },
 	{ "link_limits", test_link_limits },
 	{ "linkless", test_linkless },
 };

@@ -3,9 +3,11 @@
  * Fabric model tests: Dragonfly and Slim Fly construction (degrees,
  * diameter, palmtree global links, port order), GF(q) arithmetic, the
  * default routing table (minimal, documented tie-break), the link latency
- * model and TOPO string parsing.
+ * model, TOPO string parsing and the size limits (switches, ports).
  */
 #include <errno.h>
+
+#include <spritz/maps.h>
 
 #include "test.h"
 #include "topo.h"
@@ -99,6 +101,50 @@ static void test_df_diameter(void)
 		ASSERT_EQ(t->diameter, 3, "dragonfly diameter");
 	}
 	spritz_topo_free(t);
+}
+
+/*
+ * Dragonfly limits, TOPO string to build: each row the verdict and a
+ * substring of the message.  The reach bitsets grow with the square of the
+ * switch count (dragonfly:a=64,h=128 would need tens of GB), so a fabric
+ * past SPRITZ_TOPO_MAX_SWITCHES is refused before anything is allocated;
+ * a - 1 + h past 255 ports is refused as such, whatever a and h are.
+ */
+static void test_df_limits(void)
+{
+	static const struct {
+		const char *spec;
+		int ret;
+		const char *err;
+	} rows[] = {
+		{ "dragonfly:a=4,h=2", 0, "" },
+		{ "dragonfly:a=64,h=128", -E2BIG,
+		  "dragonfly with a = 64, h = 128 has 524352 switches, at most 65536" },
+		{ "dragonfly:a=128,h=4", -E2BIG, "has 65664 switches, at most 65536" },
+		{ "dragonfly:a=50,h=27", -E2BIG, "has 67550 switches, at most 65536" },
+		{ "dragonfly:p=100000,a=20,h=10", -E2BIG, "402000000 endpoints, at most 100000000" },
+		{ "dragonfly:a=300,h=1", -EINVAL, "a - 1 + h = 300 network ports, EVs address at most 255" },
+		{ "dragonfly:a=1,h=300", -EINVAL, "a - 1 + h = 300 network ports" },
+		{ "dragonfly:a=257,h=1", -EINVAL, "a - 1 + h = 257 network ports" },
+		{ "dragonfly:a=1000000,h=1000000", -EINVAL, "a - 1 + h = 1999999 network ports" },
+		{ "dragonfly:a=0,h=4", -EINVAL, "dragonfly needs a >= 1, h >= 1, p >= 0" },
+		{ "dragonfly:a=4,h=0", -EINVAL, "dragonfly needs a >= 1, h >= 1, p >= 0" },
+	};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(rows); k++) {
+		struct spritz_topo *t = NULL;
+		char err[256] = "";
+		int ret = spritz_topo_parse(rows[k].spec, &t, err, sizeof(err));
+
+		if (!ASSERT_EQ(ret, rows[k].ret, rows[k].spec) ||
+		    !ASSERT_OK_PTR(strstr(err, rows[k].err), rows[k].spec))
+			printf("# %s: \"%s\"\n", rows[k].spec, err);
+		if (rows[k].ret)
+			ASSERT_NULL(t, "nothing built");
+		spritz_topo_free(t);
+	}
+	ASSERT_EQ(SPRITZ_TOPO_MAX_SWITCHES, SPRITZ_DIR_MAX, "the directory holds every switch");
 }
 
 /* Field axioms of GF(q), including the extension fields. */
@@ -343,7 +389,7 @@ static void test_topo_spec(void)
 		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 4, .a = 8, .h = 4 } },
 		{ .spec = "dragonfly:h=1,p=0,a=2",
 		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 0, .a = 2, .h = 1 } },
-		/* parsed, refused by the build (a = 1000 > 256) */
+		/* parsed, refused by the build (a - 1 + h = 1000 > 255 ports) */
 		{ .spec = "dragonfly:a=1000,h=1",
 		  .want = { .kind = SPRITZ_TOPO_DRAGONFLY, .p = 1, .a = 1000, .h = 1 } },
 		{ .spec = "slimfly:q=9", .want = { .kind = SPRITZ_TOPO_SLIMFLY, .q = 9, .p = 7 } },
@@ -353,6 +399,11 @@ static void test_topo_spec(void)
 		{ .spec = "dragonfly:a=8", .ret = -EINVAL },
 		{ .spec = "dragonfly:a=8,h=1000001", .ret = -EINVAL },
 		{ .spec = "dragonfly:a=8,h=99999999999999999999", .ret = -EINVAL },
+		/* digits only: strtol() alone skips blanks, then takes a sign */
+		{ .spec = "dragonfly:a= +4,h=2", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=4,h= 2", .ret = -EINVAL },
+		{ .spec = "dragonfly:a=4,h=\t2", .ret = -EINVAL },
+		{ .spec = "slimfly:q=\v9", .ret = -EINVAL },
 		{ .spec = "slimfly:", .ret = -EINVAL },
 		{ .spec = "file:", .ret = -EINVAL },
 		{ .spec = ":a=1", .ret = -EINVAL },
@@ -386,6 +437,7 @@ static const struct test_case cases[] = {
 	{ "df_degrees", test_df_degrees },
 	{ "df_global_links", test_df_global_links },
 	{ "df_diameter", test_df_diameter },
+	{ "df_limits", test_df_limits },
 	{ "gf", test_gf },
 	{ "sf_degrees_diameter", test_sf_degrees_diameter },
 	{ "sf_reject", test_sf_reject },

@@ -24,23 +24,30 @@
 int spritz_dragonfly(int p, int a, int h, struct spritz_topo **out, char *err, size_t errlen)
 {
 	struct spritz_topo *t;
-	long g, nsw;
+	long g, nsw, ldeg;
 	int deg, s, ret;
 
-	if (a < 1 || h < 1 || p < 0 || a > 256 || h > 255) {
+	if (a < 1 || h < 1 || p < 0) {
 		spritz_seterr(err, errlen, "dragonfly needs a >= 1, h >= 1, p >= 0");
 		return -EINVAL;
 	}
-	deg = a - 1 + h;
-	if (deg > SPRITZ_MAX_NET_PORTS) {
-		spritz_seterr(err, errlen, "a - 1 + h = %d network ports, EVs address at most %d", deg,
-		     SPRITZ_MAX_NET_PORTS);
+	ldeg = (long)a - 1 + h;
+	if (ldeg > SPRITZ_MAX_NET_PORTS) {
+		spritz_seterr(err, errlen, "a - 1 + h = %ld network ports, EVs address at most %d",
+			      ldeg, SPRITZ_MAX_NET_PORTS);
 		return -EINVAL;
 	}
+	deg = (int)ldeg;
 	g = (long)a * h + 1;
 	nsw = g * a;
-	if (nsw > 1000000 || (long)p * nsw > 100000000L) {
-		spritz_seterr(err, errlen, "dragonfly with %ld switches is too large", nsw);
+	if (nsw > SPRITZ_TOPO_MAX_SWITCHES) {
+		spritz_seterr(err, errlen, "dragonfly with a = %d, h = %d has %ld switches, at most %d",
+			      a, h, nsw, SPRITZ_TOPO_MAX_SWITCHES);
+		return -E2BIG;
+	}
+	if ((long)p * nsw > 100000000L) {
+		spritz_seterr(err, errlen, "dragonfly with %ld endpoints, at most 100000000",
+			      (long)p * nsw);
 		return -E2BIG;
 	}
 	t = spritz_topo_alloc((int)nsw, (size_t)nsw * deg);

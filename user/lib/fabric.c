@@ -16,6 +16,11 @@
  *	bound [hops=H] [local=L] [global=G]
  *	routing generic|dragonfly     EV policy (topo.h, paths.rst)
  *
+ * Every directive but link comes at most once (switch and ports: once per
+ * switch; latency: once per link type), every attribute at most once per
+ * line; a repeat is an error naming its line (and a directive's first
+ * line), never "the last one wins".
+ *
  * Everything is parsed into temporary arrays and checked before the
  * topology is built, so a bad file yields one "FILE:LINE: problem" error
  * and no topology.
@@ -37,6 +42,19 @@ struct flink {
 	uint32_t cable_ps, speed_mbps;
 };
 
+/* The directives that come once: the line of each, 0 = not yet. */
+enum fonce {
+	ONCE_SWITCHES,
+	ONCE_HOSTS,
+	ONCE_SPEED,
+	ONCE_LATENCY_LOCAL,
+	ONCE_LATENCY_GLOBAL,
+	ONCE_PACKET,
+	ONCE_BOUND,
+	ONCE_ROUTING,
+	ONCE_N,
+};
+
 struct fparse {
 	const char *fname;
 	char *err;
@@ -45,6 +63,7 @@ struct fparse {
 	int nsw;
 	int def_hosts;
 	int *hosts;       /* -1 = default */
+	int *switch_line; /* line of the "switch ID" line, 0 = none */
 	int **ports;      /* explicit port order or NULL */
 	int *nports;
 	int *ports_line;
@@ -54,6 +73,7 @@ struct fparse {
 	struct spritz_bound bound;
 	bool have_bound;
 	int policy;
+	int once_line[ONCE_N];
 };
 
 static int perr(struct fparse *P, int line, const char *fmt, ...)
@@ -77,13 +97,36 @@ static int perr(struct fparse *P, int line, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Parse a non-negative decimal integer that fills the whole token. */
+/* A directive that comes once (@what, quoted in the message): its first line, else an error. */
+static int once(struct fparse *P, enum fonce k, const char *what)
+{
+	if (P->once_line[k])
+		return perr(P, P->line, "\"%s\" given twice (first on line %d)", what,
+			    P->once_line[k]);
+	P->once_line[k] = P->line;
+	return 0;
+}
+
+/* An attribute of one line: an error if @seen says it came before. */
+static int attr_once(struct fparse *P, bool *seen, const char *tok)
+{
+	if (*seen)
+		return perr(P, P->line, "attribute \"%.*s=\" given twice",
+			    (int)strcspn(tok, "="), tok);
+	*seen = true;
+	return 0;
+}
+
+/*
+ * Parse a non-negative decimal integer that fills the whole token: digits
+ * from the first character on (strtol() would skip blanks and a sign).
+ */
 static int parse_uint(const char *s, long max, long *out)
 {
 	char *end;
 	long v;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9')
 		return -EINVAL;
 	errno = 0;
 	v = strtol(s, &end, 10);
@@ -153,16 +196,17 @@ static int dir_switches(struct fparse *P, char **tok, int n)
 	long v;
 	int i;
 
-	if (P->nsw)
-		return perr(P, P->line, "\"switches\" given twice");
+	if (once(P, ONCE_SWITCHES, "switches"))
+		return -EINVAL;
 	if (n != 2 || parse_uint(tok[1], MAX_SWITCHES, &v) || v < 1)
 		return perr(P, P->line, "expected \"switches N\", 1 <= N <= %d", MAX_SWITCHES);
 	P->nsw = (int)v;
 	P->hosts = malloc(sizeof(int) * v);
+	P->switch_line = calloc(v, sizeof(int));
 	P->ports = calloc(v, sizeof(int *));
 	P->nports = calloc(v, sizeof(int));
 	P->ports_line = calloc(v, sizeof(int));
-	if (!P->hosts || !P->ports || !P->nports || !P->ports_line)
+	if (!P->hosts || !P->switch_line || !P->ports || !P->nports || !P->ports_line)
 		return -ENOMEM;
 	for (i = 0; i < v; i++)
 		P->hosts[i] = -1;
@@ -174,6 +218,8 @@ static int dir_hosts(struct fparse *P, char **tok, int n)
 {
 	long v;
 
+	if (once(P, ONCE_HOSTS, "hosts"))
+		return -EINVAL;
 	if (n != 2 || parse_uint(tok[1], 65535, &v))
 		return perr(P, P->line, "expected \"hosts H\", 0 <= H <= 65535");
 	P->def_hosts = (int)v;
@@ -183,6 +229,7 @@ static int dir_hosts(struct fparse *P, char **tok, int n)
 /* "switch ID hosts=H": one switch's hosts. */
 static int dir_switch(struct fparse *P, char **tok, int n)
 {
+	bool seen = false;
 	long v;
 	int i, id;
 
@@ -190,9 +237,15 @@ static int dir_switch(struct fparse *P, char **tok, int n)
 		return perr(P, P->line, "expected \"switch ID hosts=H\"");
 	if (parse_id(P, tok[1], &id))
 		return -EINVAL;
+	if (P->switch_line[id])
+		return perr(P, P->line, "switch %d already given on line %d", id,
+			    P->switch_line[id]);
+	P->switch_line[id] = P->line;
 	for (i = 2; i < n; i++) {
 		if (strncmp(tok[i], "hosts=", 6) || parse_uint(tok[i] + 6, 65535, &v))
 			return perr(P, P->line, "bad switch attribute \"%s\"", tok[i]);
+		if (attr_once(P, &seen, tok[i]))
+			return -EINVAL;
 		P->hosts[id] = (int)v;
 	}
 	return 0;
@@ -201,6 +254,8 @@ static int dir_switch(struct fparse *P, char **tok, int n)
 /* "speed GBPS": the default link speed. */
 static int dir_speed(struct fparse *P, char **tok, int n)
 {
+	if (once(P, ONCE_SPEED, "speed"))
+		return -EINVAL;
 	if (n != 2 || parse_milli(tok[1], SPRITZ_MAX_SPEED_MBPS, &P->model.speed_mbps) ||
 	    !P->model.speed_mbps)
 		return perr(P, P->line, "expected \"speed GBPS\", 0 < GBPS <= %u",
@@ -213,6 +268,10 @@ static int dir_latency(struct fparse *P, char **tok, int n)
 {
 	int ty = n == 3 ? parse_type(tok[1]) : -1;
 
+	if (ty == SPRITZ_LINK_LOCAL && once(P, ONCE_LATENCY_LOCAL, "latency local"))
+		return -EINVAL;
+	if (ty == SPRITZ_LINK_GLOBAL && once(P, ONCE_LATENCY_GLOBAL, "latency global"))
+		return -EINVAL;
 	if (ty < 0 || parse_milli(tok[2], SPRITZ_MAX_CABLE_PS, &P->model.cable_ps[ty]))
 		return perr(P, P->line, "expected \"latency local|global NS\", NS <= %u",
 			    SPRITZ_MAX_CABLE_PS / 1000);
@@ -224,6 +283,8 @@ static int dir_packet(struct fparse *P, char **tok, int n)
 {
 	long v;
 
+	if (once(P, ONCE_PACKET, "packet"))
+		return -EINVAL;
 	if (n != 2 || parse_uint(tok[1], SPRITZ_MAX_PACKET_BYTES, &v) || !v)
 		return perr(P, P->line, "expected \"packet BYTES\", 0 < BYTES <= %u",
 			    SPRITZ_MAX_PACKET_BYTES);
@@ -231,33 +292,35 @@ static int dir_packet(struct fparse *P, char **tok, int n)
 	return 0;
 }
 
-/* A link's "latency=NS" or "speed=GBPS" into @L. */
-static int link_attr(struct fparse *P, const char *tok, struct flink *L)
+/* A link's "latency=NS" or "speed=GBPS" into @L (each once: @seen). */
+static int link_attr(struct fparse *P, const char *tok, struct flink *L, bool seen[2])
 {
 	if (!strncmp(tok, "latency=", 8)) {
 		if (parse_milli(tok + 8, SPRITZ_MAX_CABLE_PS, &L->cable_ps) || !L->cable_ps)
 			return perr(P, P->line, "bad latency \"%s\" (0 < NS <= %u)", tok + 8,
 				    SPRITZ_MAX_CABLE_PS / 1000);
-		return 0;
+		return attr_once(P, &seen[0], tok);
 	}
 	if (!strncmp(tok, "speed=", 6)) {
 		if (parse_milli(tok + 6, SPRITZ_MAX_SPEED_MBPS, &L->speed_mbps) || !L->speed_mbps)
 			return perr(P, P->line, "bad speed \"%s\" (0 < GBPS <= %u)", tok + 6,
 				    SPRITZ_MAX_SPEED_MBPS / 1000);
-		return 0;
+		return attr_once(P, &seen[1], tok);
 	}
 	return perr(P, P->line, "bad link attribute \"%s\"", tok);
 }
 
-/* Append @L to the parsed links, growing the array by doubling. */
+/* Append @L to the parsed links, growing the array by doubling up to MAX_LINKS. */
 static int push_link(struct fparse *P, const struct flink *L)
 {
 	if (P->nlinks == P->caplinks) {
 		size_t cap = P->caplinks ? P->caplinks * 2 : 256;
 		struct flink *nl;
 
-		if (cap > MAX_LINKS)
+		if (P->nlinks >= MAX_LINKS)
 			return perr(P, P->line, "more than %d links", MAX_LINKS);
+		if (cap > MAX_LINKS)
+			cap = MAX_LINKS;
 		nl = realloc(P->links, cap * sizeof(*nl));
 		if (!nl)
 			return -ENOMEM;
@@ -272,6 +335,7 @@ static int push_link(struct fparse *P, const struct flink *L)
 static int dir_link(struct fparse *P, char **tok, int n)
 {
 	struct flink L = { .line = P->line };
+	bool seen[2] = { false, false };
 	int i;
 
 	if (n < 4)
@@ -286,7 +350,7 @@ static int dir_link(struct fparse *P, char **tok, int n)
 		return perr(P, P->line, "link type must be \"local\" or \"global\", not \"%s\"",
 			    tok[3]);
 	for (i = 4; i < n; i++)
-		if (link_attr(P, tok[i], &L))
+		if (link_attr(P, tok[i], &L, seen))
 			return -EINVAL;
 	return push_link(P, &L);
 }
@@ -319,24 +383,26 @@ static int dir_ports(struct fparse *P, char **tok, int n)
 /* "bound [hops=H] [local=L] [global=G]": the path bound. */
 static int dir_bound(struct fparse *P, char **tok, int n)
 {
+	static const char *const keys[] = { "hops=", "local=", "global=" };
+	int *dst[] = { &P->bound.max_hops, &P->bound.max_local, &P->bound.max_global };
+	bool seen[ARRAY_SIZE(keys)] = { false };
+	size_t k;
 	long v;
 	int i;
 
+	if (once(P, ONCE_BOUND, "bound"))
+		return -EINVAL;
 	if (n < 2)
 		return perr(P, P->line, "expected \"bound [hops=H] [local=L] [global=G]\"");
 	for (i = 1; i < n; i++) {
-		const char *eq = strchr(tok[i], '=');
-		int *dst = NULL;
-
-		if (eq && !strncmp(tok[i], "hops=", 5))
-			dst = &P->bound.max_hops;
-		else if (eq && !strncmp(tok[i], "local=", 6))
-			dst = &P->bound.max_local;
-		else if (eq && !strncmp(tok[i], "global=", 7))
-			dst = &P->bound.max_global;
-		if (!dst || parse_uint(eq + 1, 64, &v))
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
+			if (!strncmp(tok[i], keys[k], strlen(keys[k])))
+				break;
+		if (k == ARRAY_SIZE(keys) || parse_uint(tok[i] + strlen(keys[k]), 64, &v))
 			return perr(P, P->line, "bad bound \"%s\"", tok[i]);
-		*dst = (int)v;
+		if (attr_once(P, &seen[k], tok[i]))
+			return -EINVAL;
+		*dst[k] = (int)v;
 	}
 	P->have_bound = true;
 	return 0;
@@ -345,6 +411,8 @@ static int dir_bound(struct fparse *P, char **tok, int n)
 /* "routing generic|dragonfly": the EV policy. */
 static int dir_routing(struct fparse *P, char **tok, int n)
 {
+	if (once(P, ONCE_ROUTING, "routing"))
+		return -EINVAL;
 	if (n == 2 && !strcmp(tok[1], "generic"))
 		P->policy = SPRITZ_POLICY_GENERIC;
 	else if (n == 2 && !strcmp(tok[1], "dragonfly"))
@@ -549,11 +617,12 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 			char *err, size_t errlen)
 {
 	struct fparse P = { .fname = fname, .err = err, .errlen = errlen };
-	char *buf = strdup(text), *line, *next;
+	char *buf = strdup(text), *line, *next, *end;
 	int ret = 0, s;
 
 	if (!buf)
 		return -ENOMEM;
+	end = buf + strlen(buf);
 	spritz_link_model_default(&P.model);
 	P.bound = (struct spritz_bound){ -1, -1, -1 };
 	P.policy = SPRITZ_POLICY_GENERIC;
@@ -561,7 +630,8 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 		char *tok[SPRITZ_MAX_NET_PORTS + 8], *c, *save = NULL;
 		int n = 0;
 
-		next = strchr(line, '\n');
+		/* memchr: strchr() would be checked to the end of the text each time under ASan */
+		next = memchr(line, '\n', (size_t)(end - line));
 		if (next)
 			*next++ = '\0';
 		P.line++;
@@ -588,6 +658,7 @@ int spritz_fabric_parse(const char *text, const char *fname, struct spritz_topo 
 	free(P.nports);
 	free(P.ports_line);
 	free(P.hosts);
+	free(P.switch_line);
 	free(P.links);
 	free(buf);
 	return ret;

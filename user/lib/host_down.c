@@ -12,9 +12,13 @@
  *   device     the spritz_devs entry and state record removed;
  *   table      the table of its switch flushed if no device uses it any
  *              more (kept aside for undo);
- *   teardown   after the last device: everything unpinned, every table
- *              flushed, spritz.ko unloaded if up loaded it.  The last step,
- *              without undo: nothing after it can fail.
+ *   teardown   whether it was the last device (no undo: changes nothing).
+ * Then, after the last device, the teardown itself: everything unpinned,
+ * every table flushed, spritz.ko unloaded if up loaded it.  It runs after
+ * the steps, so that a failure of it (the module busy) cannot undo them:
+ * it closes and unpins the object the undos would need, and they would
+ * turn TSO/GSO and RACK off again with no record left for a later down to
+ * put them back.  It is reported; what the steps did stays done.
  * Every device (no --dev) is a teardown: it goes on past a device that
  * fails so as to remove as much as it can, and reports the first failure;
  * a second down removes what is left.
@@ -40,6 +44,7 @@ struct down_ctx {
 	struct spritz_ctl_state rec;
 	struct spritz_dev_val dv;
 	bool had_dv, detached[2], offload_restored, tcp_shared, tcp_restored, forgotten, flushed;
+	bool last; /* no device left: teardown() after the steps */
 	struct spritz_ktable old_tb;
 };
 
@@ -173,9 +178,14 @@ static int teardown(struct spritz_dp *dp, char *err, size_t errlen)
 	spritz_ktable_flush(SPRITZ_NL_ALL);
 	if (!(flags & SPRITZ_CTL_HOST_LOADED_MODULE))
 		return 0;
-	ret = spritz_module_unload();
+	ret = spritz_fault("teardown/unload", -EBUSY);
+	if (!ret)
+		ret = spritz_module_unload();
 	if (ret)
-		spritz_seterr(err, errlen, "failed to unload module spritz: %s", strerror(-ret));
+		spritz_seterr(err, errlen,
+			      "failed to unload module spritz: %s (spritz is down; rmmod spritz "
+			      "unloads it)",
+			      strerror(-ret));
 	return ret;
 }
 
@@ -225,6 +235,7 @@ static void down_table_undo(void *arg)
 	spritz_nl_close(nl);
 }
 
+/* Was it the last device?  The teardown itself comes after the steps. */
 static int down_teardown(void *arg, char *err, size_t errlen)
 {
 	struct down_ctx *x = arg;
@@ -237,7 +248,8 @@ static int down_teardown(void *arg, char *err, size_t errlen)
 		spritz_seterr(err, errlen, "failed to read device records: %s", strerror(-ret));
 		return ret;
 	}
-	return n ? 0 : teardown(&x->dp, err, errlen);
+	x->last = !n;
+	return 0;
 }
 
 static const struct spritz_step down_steps[] = {
@@ -270,14 +282,18 @@ static int detach_here(const char *dev, char *err, size_t errlen)
 static int down_one(struct down_ctx *x, char *err, size_t errlen)
 {
 	struct spritz_dev_key dk = { .ifindex = x->ifindex };
+	int ret;
 
 	if (bpf_map_lookup_elem(x->dp.state, &x->ifindex, &x->rec))
 		return detach_here(x->dev, err, errlen); /* not up: leftovers only */
 	if (x->rec.netns != spritz_netns_self())
 		return 0; /* that ifindex is another namespace's device */
 	x->had_dv = !bpf_map_lookup_elem(x->dp.devs, &dk, &x->dv);
-	return spritz_steps_run(down_steps, ARRAY_SIZE(down_steps), x, err,
-				errlen);
+	ret = spritz_steps_run(down_steps, ARRAY_SIZE(down_steps), x, err, errlen);
+	/* not a step: nothing is undone if it fails (see the top) */
+	if (!ret && x->last)
+		ret = teardown(&x->dp, err, errlen);
+	return ret;
 }
 
 /* Release one record's device in its namespace (struct down_ctx). */

@@ -23,6 +23,32 @@ int host_lock(char *err, size_t errlen)
 	return fd;
 }
 
+int host_check_args(const struct spritz_topo *t, const char *topo, long sw,
+		    const struct spritz_dir_list *dir, const char *what, char *err, size_t errlen)
+{
+	char pfx[64];
+	size_t i;
+
+	if (sw >= t->nsw) {
+		spritz_seterr(err, errlen,
+			      "failed to %s switch %ld: switch id out of range (topology has %d "
+			      "switches, 0..%d)",
+			      what, sw, t->nsw, t->nsw - 1);
+		return -EDOM;
+	}
+	for (i = 0; dir && i < dir->n; i++) {
+		if (dir->e[i].sw < (uint32_t)t->nsw)
+			continue;
+		spritz_dir_format(dir->e[i].addr, dir->e[i].prefixlen, pfx, sizeof(pfx));
+		spritz_seterr(err, errlen,
+			      "failed to %s spritz: the directory maps %s to switch %u, not in %s "
+			      "(0..%d)",
+			      what, pfx, dir->e[i].sw, topo, t->nsw - 1);
+		return -EDOM;
+	}
+	return 0;
+}
+
 int host_open(struct spritz_dp *dp, const char *what, char *err, size_t errlen)
 {
 	int ret = spritz_dp_open(dp);

@@ -8,6 +8,14 @@
 
 #include "spritz_host.h"
 
+/*
+ * Arguments the fabric refuses, before anything is touched (-EDOM,
+ * spritz_host.h): switch @sw (-1: none given) not in @t, or an entry of
+ * @dir (NULL: none) for a switch @t lacks.  @what is the verb of the
+ * message ("bring up", "reload"), @topo the fabric as given.
+ */
+int host_check_args(const struct spritz_topo *t, const char *topo, long sw,
+		    const struct spritz_dir_list *dir, const char *what, char *err, size_t errlen);
 /* Open the pinned object for @what ("bring up spritz"); message on error. */
 int host_open(struct spritz_dp *dp, const char *what, char *err, size_t errlen);
 /* Take the lock; message on error. */

@@ -3,7 +3,9 @@
  * spritz_host_reload(): swap tables, directory and algorithm while traffic
  * flows (spritz_host.h).
  *
- * Everything is computed aside before the first change: the new tables,
+ * Arguments the fabric refuses (a switch, a directory entry past it) are
+ * refused first, before the lock (-EDOM).  Everything is computed aside
+ * before the first change: the new tables,
  * which destinations' EV lists they replace (spritz_ktable_diff()), and,
  * for undo, the live tables, the directory and the knobs.  Then the steps,
  * each undone in reverse if a later one fails (spritz_steps.h):
@@ -260,15 +262,10 @@ static int rl_switches(struct reload_ctx *x, char *err, size_t errlen)
 			return -ENODEV;
 		}
 	}
-	for (i = 0; i < x->nsw; i++) {
-		if (x->sws[i] >= (uint32_t)c->t->nsw) {
-			spritz_seterr(err, errlen,
-				      "failed to reload switch %u: switch id out of range (topology "
-				      "has %d switches, 0..%d)",
-				      x->sws[i], c->t->nsw, c->t->nsw - 1);
+	/* the switches of the devices too: a smaller fabric may lack them */
+	for (i = 0; i < x->nsw; i++)
+		if (host_check_args(c->t, c->topo, x->sws[i], NULL, "reload", err, errlen))
 			return -EDOM;
-		}
-	}
 	return 0;
 }
 
@@ -387,6 +384,9 @@ int spritz_host_reload(const struct spritz_reload_cfg *c, char *err, size_t errl
 	spritz_dp_init(&x.dp);
 	if (err && errlen)
 		err[0] = '\0';
+	ret = host_check_args(c->t, c->topo, c->sw, c->dir, "reload", err, errlen);
+	if (ret)
+		return ret;
 	lock = host_lock(err, errlen);
 	if (lock < 0)
 		return lock;

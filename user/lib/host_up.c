@@ -2,18 +2,22 @@
 /*
  * spritz_host_up(): bring the datapath up on one device (spritz_host.h).
  *
- * Checks first (nothing changes): the device's record, if any, agrees; the
- * table is built.  Then the steps, each undone in reverse if a later one
+ * Checks first (nothing changes): switch and directory within the fabric
+ * (-EDOM, before the lock: no privilege needed); the device's record, if
+ * any, agrees; the table is built.  Then the steps, each undone in reverse if a later one
  * fails (spritz_steps.h):
  *   module     spritz.ko, unless loaded;
  *   table      the endpoint table of the device's switch, unless the live
  *              one is already this one (another device on the switch);
- *              the live table it replaces is kept aside for undo;
+ *              the live table it replaces is kept aside for undo; one that
+ *              cannot be read (netlink error) refuses: it may be another
+ *              device's;
  *   algorithm  the algorithm knob (all knobs saved for undo);
  *   object     the first device only: the BPF object loaded and pinned;
  *   directory  the entries the map lacks (a conflicting one refuses);
  *   offload    with --per-packet, TSO and GSO off (the record keeps what
- *              they were; down restores them);
+ *              they were; down restores them); up again after the hooks
+ *              went keeps what the record found, as the tcp step does;
  *   tcp        with --tcp-dupthresh, the namespace's TCP loss detection
  *              (host_tcp.c; the record keeps what it was);
  *   device     the spritz_devs entry and the state record;
@@ -44,6 +48,7 @@ struct up_ctx {
 	struct spritz_ctl_state rec, old_rec;
 	bool reuse, loaded, pushed, algo_set, created, offload_set, tcp_set, recorded;
 	bool had_dv, had_rec, att[2];
+	bool tso, gso; /* before this up turned them off */
 };
 
 static int up_module(void *arg, char *err, size_t errlen)
@@ -76,9 +81,17 @@ static int up_table(void *arg, char *err, size_t errlen)
 			      c->sw, msg[0] ? msg : strerror(-ret));
 		return ret;
 	}
-	live = spritz_ktable_live(x->nl, &x->tb);
+	live = spritz_fault("table/live", -EINTR);
+	if (!live)
+		live = spritz_ktable_live(x->nl, &x->tb);
 	if (live == 1)
 		return 0;
+	if (live < 0 && live != -ENOENT) {
+		/* unknown whether a table is live, and whose: change nothing */
+		spritz_seterr(err, errlen, "failed to read live table of switch %u: %s", c->sw,
+			      strerror(-live));
+		return live;
+	}
 	if (live == 0 && host_switch_used(x->devs, x->ndevs, c->sw)) {
 		spritz_seterr(err, errlen,
 			      "failed to bring up spritz on %s: the live table of switch %u "
@@ -186,41 +199,53 @@ static void up_directory_undo(void *arg)
 	spritz_dirmap_remove(x->dp.dir, &x->added);
 }
 
+#define OFFLOAD_FLAGS \
+	(SPRITZ_CTL_DEV_PER_PACKET | SPRITZ_CTL_DEV_TSO_WAS_ON | SPRITZ_CTL_DEV_GSO_WAS_ON)
+
 static int up_offload(void *arg, char *err, size_t errlen)
 {
 	struct up_ctx *x = arg;
 	uint32_t ifindex = x->c->ifindex;
-	bool tso, gso;
 	int ret;
 
 	x->rec = (struct spritz_ctl_state){ .netns = spritz_netns_self(),
 					    .netns_ino = spritz_netns_self_ino(),
 					    .src_switch = x->c->sw };
+	/*
+	 * up again on a device whose hooks went (its record kept): what an
+	 * earlier --per-packet found stays this device's to put back, with
+	 * or without --per-packet now; TSO/GSO are off since then
+	 */
+	if (x->had_rec)
+		x->rec.flags |= x->old_rec.flags & OFFLOAD_FLAGS;
 	if (!x->c->per_packet)
 		return 0;
-	ret = spritz_offload_get(ifindex, &tso, &gso);
+	ret = spritz_offload_get(ifindex, &x->tso, &x->gso);
 	if (!ret) {
 		ret = spritz_offload_set(ifindex, false, false);
 		if (ret)
-			spritz_offload_set(ifindex, tso, gso); /* as it was */
+			spritz_offload_set(ifindex, x->tso, x->gso); /* as it was */
 	}
 	if (ret) {
 		spritz_seterr(err, errlen, "failed to turn off TSO/GSO of %s: %s", x->c->dev,
 			      strerror(-ret));
 		return ret;
 	}
-	x->rec.flags |= SPRITZ_CTL_DEV_PER_PACKET | (tso ? SPRITZ_CTL_DEV_TSO_WAS_ON : 0) |
-			(gso ? SPRITZ_CTL_DEV_GSO_WAS_ON : 0);
+	if (!(x->rec.flags & SPRITZ_CTL_DEV_PER_PACKET))
+		x->rec.flags |= SPRITZ_CTL_DEV_PER_PACKET |
+				(x->tso ? SPRITZ_CTL_DEV_TSO_WAS_ON : 0) |
+				(x->gso ? SPRITZ_CTL_DEV_GSO_WAS_ON : 0);
 	x->offload_set = true;
 	return 0;
 }
 
+/* TSO/GSO as this up found them (an earlier up may have turned them off). */
 static void up_offload_undo(void *arg)
 {
 	struct up_ctx *x = arg;
 
 	if (x->offload_set)
-		host_restore_offload(x->c->ifindex, x->rec.flags, NULL, 0);
+		spritz_offload_set(x->c->ifindex, x->tso, x->gso);
 }
 
 static int up_tcp(void *arg, char *err, size_t errlen)
@@ -363,6 +388,9 @@ int spritz_host_up(const struct spritz_up_cfg *c, char *err, size_t errlen)
 	int lock, ret;
 
 	spritz_dp_init(&x.dp);
+	ret = host_check_args(c->t, c->topo, c->sw, c->dir, "bring up", err, errlen);
+	if (ret)
+		return ret;
 	lock = host_lock(err, errlen);
 	if (lock < 0)
 		return lock;

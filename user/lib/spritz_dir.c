@@ -65,24 +65,36 @@ static bool host_bits_zero(const uint8_t a[16], uint32_t plen)
 	return true;
 }
 
-int spritz_plan_parse(const char *s, struct spritz_plan *p)
+int spritz_plan_parse(const char *s, struct spritz_plan *p, char *err, size_t errlen)
 {
 	struct spritz_plan np;
 	char buf[64], *slash;
+	uint32_t bit;
 	long l;
 
 	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
-		return -EINVAL;
+		goto bad;
 	slash = strchr(buf, '/');
 	if (!slash)
-		return -EINVAL;
+		goto bad;
 	*slash = '\0';
 	l = parse_dec(slash + 1, 48);
 	if (l < 0 || inet_pton(AF_INET6, buf, np.prefix) != 1)
-		return -EINVAL;
+		goto bad;
 	np.plen = (int)l;
+	if (!host_bits_zero(np.prefix, (uint32_t)np.plen)) {
+		/* as a hosts file refuses it; say which prefix was meant */
+		for (bit = (uint32_t)np.plen; bit < 128; bit++)
+			np.prefix[bit / 8] &= (uint8_t)~(0x80 >> (bit % 8));
+		spritz_dir_format(np.prefix, (uint32_t)np.plen, buf, sizeof(buf));
+		spritz_seterr(err, errlen, "bits set past the prefix length (%s has none)", buf);
+		return -EINVAL;
+	}
 	*p = np;
 	return 0;
+bad:
+	spritz_seterr(err, errlen, "expected an IPv6 PREFIX/L with L <= 48, e.g. fd00::/16");
+	return -EINVAL;
 }
 
 /* Move @from into @to, freeing what @to held. */

@@ -4,9 +4,9 @@
  * computes it: which destination prefix belongs to which switch.  Two
  * sources:
  *
- *   address plan  "PREFIX/L" (IPv6, L <= 48): switch s owns the /64 whose
- *                 16 bits after the prefix hold s, the rest up to /64 zero;
- *                 one entry per switch of the fabric.
+ *   address plan  "PREFIX/L" (IPv6, L <= 48, no bit set past L): switch s
+ *                 owns the /64 whose 16 bits after the prefix hold s, the
+ *                 rest up to /64 zero; one entry per switch of the fabric.
  *   hosts file    one "ADDRESS[/PREFIXLEN] SWITCH" per line, IPv6 or IPv4,
  *                 "#" starts a comment, blank lines are skipped.  IPv4
  *                 a.b.c.d/n becomes ::ffff:a.b.c.d/96+n (the LPM key of
@@ -14,7 +14,7 @@
  *                 (/128, /32).
  *
  * Functions return 0 or a negative errno; the parsers leave a message in
- * @err (hosts file errors start with "FILE:LINE: ").  On error the output
+ * @err (hosts file errors start with "FILE:LINE: "; NULL: none).  On error the output
  * (@p, @out) is left as it was.
  */
 #ifndef _SPRITZ_DIR_H
@@ -43,8 +43,11 @@ struct spritz_plan {
 	int plen; /* 0..48 */
 };
 
-/* "PREFIX/L", IPv6, L <= 48; -EINVAL otherwise. */
-int spritz_plan_parse(const char *s, struct spritz_plan *p);
+/*
+ * "PREFIX/L", IPv6, L <= 48, no bit set past L (as in a hosts file);
+ * -EINVAL otherwise, with the reason in @err.
+ */
+int spritz_plan_parse(const char *s, struct spritz_plan *p, char *err, size_t errlen);
 
 /*
  * One /64 entry per switch 0..nsw-1 into @out (its entries replaced);

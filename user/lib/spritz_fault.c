@@ -6,7 +6,9 @@
  * and with it into the tests' spritzctl-fault, where $SPRITZ_FAULT names
  * the one point that fails: a step of spritz_steps_run() ("tables" fails
  * before the step runs, "tables+" after it ran, so that its own undo runs
- * too) or a point inside a step ("tables/mid", "directory/mid").  A
+ * too) or a point inside a step ("tables/mid", "directory/mid",
+ * "table/live": up's read of the live table fails with EINTR,
+ * "teardown/unload": the last down's unload of spritz.ko with EBUSY).  A
  * point fails once: the undo that follows may pass it again.
  */
 #include <stdlib.h>

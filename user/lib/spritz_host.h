@@ -263,8 +263,9 @@ struct spritz_reload_cfg {
  * Ordered steps with undo (spritz_steps.h): on failure at any step the host
  * is left as before the call.  Returns 0, 1 (up: already up, nothing done),
  * -EDOM for arguments the fabric or the directory refuses (a usage error:
- * a switch out of range, a directory entry of a switch the topology lacks),
- * or another -errno; the message is in @err.
+ * a switch out of range, a directory entry of a switch the topology lacks;
+ * checked first, before the lock, so no privilege is needed for it), or
+ * another -errno; the message is in @err.
  */
 int spritz_host_up(const struct spritz_up_cfg *c, char *err, size_t errlen);
 int spritz_host_reload(const struct spritz_reload_cfg *c, char *err, size_t errlen);

@@ -26,7 +26,7 @@ extern const struct spritz_knob spritz_knobs[];
 extern const size_t spritz_nknobs;
 extern const char *const spritz_algo_names[];
 extern const size_t spritz_nalgos;
-/* Read-only files: tables, paths, version. */
+/* Read-only files: tables, paths, staging, staging_bytes, version. */
 extern const char *const spritz_ro_files[];
 extern const size_t spritz_nro_files;
 

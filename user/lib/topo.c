@@ -533,6 +533,10 @@ int spritz_topo_finish(struct spritz_topo *t, char *err, size_t errlen)
 		errf("fabric has no switches");
 		return -EINVAL;
 	}
+	if (t->nsw > SPRITZ_TOPO_MAX_SWITCHES) {
+		errf("fabric has %d switches, at most %d", t->nsw, SPRITZ_TOPO_MAX_SWITCHES);
+		return -E2BIG;
+	}
 	t->max_degree = 0;
 	t->nhosts = 0;
 	for (s = 0; s < t->nsw; s++) {

@@ -36,6 +36,12 @@
  * of s), built with word-wide ORs: O(diameter * links * n / 64).  Next-hop
  * rows are filled on first use, so a path table for one source only pays
  * for the rows it touches.
+ *
+ * Size: at most SPRITZ_TOPO_MAX_SWITCHES switches, the module's switch ids
+ * (SPRITZ_MAX_SWITCHES, include/spritz/netlink.h) and the directory's
+ * capacity (SPRITZ_DIR_MAX): a larger fabric could not be loaded anyway,
+ * and its bitsets, n * n / 8 bytes per level, would take gigabytes (512 MiB
+ * per level at the limit).  Larger ones are refused with -E2BIG.
  */
 #ifndef _SPRITZ_TOPO_H
 #define _SPRITZ_TOPO_H
@@ -46,6 +52,9 @@
 
 #include <spritz/abi.h>
 #include <spritz/defaults.h>
+#include <spritz/netlink.h>
+
+#define SPRITZ_TOPO_MAX_SWITCHES SPRITZ_MAX_SWITCHES
 
 enum spritz_topo_kind {
 	SPRITZ_TOPO_DRAGONFLY,
@@ -203,7 +212,11 @@ void spritz_topo_free(struct spritz_topo *t);
 struct spritz_topo *spritz_topo_alloc(int nsw, size_t nports);
 int spritz_topo_finish(struct spritz_topo *t, char *err, size_t errlen);
 
-/* Dragonfly(p, a, h), palmtree global links (reference facts). */
+/*
+ * Dragonfly(p, a, h), palmtree global links (reference facts): -EINVAL
+ * unless a >= 1, h >= 1, p >= 0 and a - 1 + h <= 255 network ports; -E2BIG
+ * beyond SPRITZ_TOPO_MAX_SWITCHES switches or 10^8 endpoints.
+ */
 int spritz_dragonfly(int p, int a, int h, struct spritz_topo **out, char *err, size_t errlen);
 
 /* Slim Fly(q, p), MMS graph over GF(q) (paper §II-A, reference facts). */

@@ -7,7 +7,8 @@
  *	file:PATH                 fabric file (fabric.c)
  *
  * Keys may come in any order; each at most once; values are decimal
- * integers.  Anything else is rejected with a message naming the problem.
+ * digits (no sign, no blank).  Anything else is rejected with a message
+ * naming the problem.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,10 +62,10 @@ static int parse_kv(const char *s, struct kv *kv, int nkv, char *err, size_t err
 			ret = -EINVAL;
 			goto out;
 		}
+		/* digits only: strtol() alone would take " +4" */
 		errno = 0;
 		v = strtol(eq + 1, &end, 10);
-		if (!eq[1] || *end || errno || v < 0 || v > 1000000 || eq[1] == '+' ||
-		    eq[1] == '-') {
+		if (eq[1] < '0' || eq[1] > '9' || *end || errno || v < 0 || v > 1000000) {
 			errf("parameter %s: \"%s\" is not a non-negative integer", tok, eq + 1);
 			ret = -EINVAL;
 			goto out;

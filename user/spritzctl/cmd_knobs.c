@@ -8,7 +8,8 @@
  * the same table the module validates against, so a value refused here would
  * be refused by the kernel and the error can name the valid range before
  * anything is written.  "algorithm" takes a name of SPRITZ_ALGO_NAMES; the
- * read-only files tables, paths and version can be read with get.
+ * read-only files (spritz_ro_files: tables, paths, staging, staging_bytes,
+ * version) can be read with get.
  *
  * Options are scanned by hand rather than with getopt so that a negative
  * VALUE ("set w_scale -1") is reported as out of range, not as an option.
@@ -34,6 +35,17 @@ static const char *knob_list(char *buf, size_t len)
 	off = (size_t)snprintf(buf, len, "algorithm");
 	for (i = 0; i < spritz_nknobs && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, ", %s", spritz_knobs[i].name);
+	return buf;
+}
+
+static const char *ro_list(char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < spritz_nro_files && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					spritz_ro_files[i]);
 	return buf;
 }
 
@@ -174,7 +186,7 @@ static json_t *json_value(const char *s)
 
 int cmd_get(int argc, char **argv)
 {
-	char *pos[1], buf[128], list[512];
+	char *pos[1], buf[128], list[512], ro[128];
 	json_t *j;
 	int n, err;
 
@@ -188,8 +200,8 @@ int cmd_get(int argc, char **argv)
 	}
 	if (strcmp(pos[0], "algorithm") && !spritz_knob_find(pos[0]) && !spritz_knob_is_ro(pos[0])) {
 		ctl_err("failed to get %s: unknown knob", pos[0]);
-		fprintf(stderr, "knobs: %s; read-only: tables, paths, version\n",
-			knob_list(list, sizeof(list)));
+		fprintf(stderr, "knobs: %s; read-only: %s\n", knob_list(list, sizeof(list)),
+			ro_list(ro, sizeof(ro)));
 		return EXIT_USAGE;
 	}
 	if (!module_present("get", pos[0]))

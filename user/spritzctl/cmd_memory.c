@@ -12,7 +12,9 @@
  * Slim Fly every allowed prime power q with p = ceil(k/2) (the paper's
  * q = 9, p = 7 and q = 29, p = 22).  A point is kept if its endpoint count
  * is at most --max-endpoints plus 1 %, because the paper calls its
- * 40 200-endpoint Dragonfly "40k".
+ * 40 200-endpoint Dragonfly "40k", and it fits the model's limits (255
+ * network ports, SPRITZ_TOPO_MAX_SWITCHES switches): the largest Dragonfly
+ * point is h = 25 (62 550 switches), the largest Slim Fly q = 169.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -118,9 +120,10 @@ static int sweep_points(int family, long max_ep, struct point *pts, int n)
 
 	if (family == 0) {
 		for (h = 1; n < MAX_POINTS; h++) {
-			long a = 2 * h, ep = (long)h * a * (a * h + 1);
+			long a = 2 * h, nsw = a * (a * h + 1), ep = h * nsw;
 
-			if (ep > lim || a - 1 + h > SPRITZ_MAX_NET_PORTS)
+			if (ep > lim || a - 1 + h > SPRITZ_MAX_NET_PORTS ||
+			    nsw > SPRITZ_TOPO_MAX_SWITCHES)
 				break;
 			snprintf(pts[n].spec, sizeof(pts[n].spec), "dragonfly:p=%d,a=%ld,h=%d", h,
 				 a, h);
@@ -136,7 +139,7 @@ static int sweep_points(int family, long max_ep, struct point *pts, int n)
 				continue;
 			p = (k + 1) / 2;
 			ep = 2L * q * q * p;
-			if (ep > lim)
+			if (ep > lim || 2L * q * q > SPRITZ_TOPO_MAX_SWITCHES)
 				break;
 			snprintf(pts[n].spec, sizeof(pts[n].spec), "slimfly:q=%d,p=%d", q, p);
 			pts[n].family = 1;

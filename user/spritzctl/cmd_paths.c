@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "spritzctl.h"
 
@@ -149,7 +150,7 @@ static int paths_of(struct spritz_topo *t, const struct paths_opts *o, int d,
 	uint64_t longest;
 
 	if (n < 0) {
-		ctl_err("failed to list paths from %ld to %d: error %d", o->src, d, n);
+		ctl_err("failed to list paths from %ld to %d: %s", o->src, d, strerror(-n));
 		return EXIT_FAIL;
 	}
 	longest = spritz_paths_longest(list, n);

@@ -69,10 +69,8 @@ static int dir_source(const char *plan, const char *hosts, uint32_t nsw, struct 
 	int ret;
 
 	if (plan) {
-		if (spritz_plan_parse(plan, &p)) {
-			ctl_err("failed to parse --addr-plan \"%s\": expected an IPv6 PREFIX/L "
-				"with L <= 48, e.g. fd00::/16",
-				plan);
+		if (spritz_plan_parse(plan, &p, err, sizeof(err))) {
+			ctl_err("failed to parse --addr-plan \"%s\": %s", plan, err);
 			return EXIT_USAGE;
 		}
 		if (nsw > SPRITZ_DIR_MAX) {
@@ -222,12 +220,7 @@ static int dp_args_parse(const char *cmd, int argc, char **argv, struct dp_args 
 	ret = ctl_load_topo(a->topo, &lo, &a->t);
 	if (ret)
 		return ret;
-	if (a->sw >= a->t->nsw) {
-		ctl_err("failed to %s switch %ld: switch id out of range (topology has "
-			"%d switches, 0..%d)",
-			up ? "bring up" : "reload", a->sw, a->t->nsw, a->t->nsw - 1);
-		return EXIT_USAGE;
-	}
+	/* a switch out of range: spritz_host_up() and _reload() refuse it (-EDOM) */
 	if (a->plan || a->hosts)
 		return dir_source(a->plan, a->hosts, (uint32_t)a->t->nsw, &a->dir);
 	return EXIT_OK;

@@ -113,13 +113,13 @@ json_t *ctl_json_ns(uint64_t ps)
 	return json_real(ps / 1000.0);
 }
 
-/* Parse a non-negative integer argument; -1 on error. */
+/* Parse a non-negative integer argument, digits only (no blank, no sign); -1 on error. */
 long ctl_parse_long(const char *s, long max)
 {
 	char *end;
 	long v;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	if (!s || *s < '0' || *s > '9')
 		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
