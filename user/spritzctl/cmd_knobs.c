@@ -38,26 +38,25 @@ static const char *knob_list(char *buf, size_t len)
 	return buf;
 }
 
-static const char *ro_list(char *buf, size_t len)
+/* @names, comma-separated, into @buf. */
+static const char *name_list(const char *const *names, size_t n, char *buf, size_t len)
 {
 	size_t i, off = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < spritz_nro_files && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					spritz_ro_files[i]);
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", names[i]);
 	return buf;
+}
+
+static const char *ro_list(char *buf, size_t len)
+{
+	return name_list(spritz_ro_files, spritz_nro_files, buf, len);
 }
 
 static const char *algo_list(char *buf, size_t len)
 {
-	size_t i, off = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < spritz_nalgos && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-					spritz_algo_names[i]);
-	return buf;
+	return name_list(spritz_algo_names, spritz_nalgos, buf, len);
 }
 
 /* Why a sysfs access failed, in operator terms. */
