@@ -117,20 +117,12 @@ static int attr_once(struct fparse *P, bool *seen, const char *tok)
 	return 0;
 }
 
-/*
- * Parse a non-negative decimal integer that fills the whole token: digits
- * from the first character on (strtol() would skip blanks and a sign).
- */
+/* A non-negative decimal integer that fills the whole token (spritz_parse_dec()). */
 static int parse_uint(const char *s, long max, long *out)
 {
-	char *end;
-	long v;
+	long v = spritz_parse_dec(s, max);
 
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0 || v > max)
+	if (v < 0)
 		return -EINVAL;
 	*out = v;
 	return 0;

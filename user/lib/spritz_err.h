@@ -15,6 +15,14 @@ void spritz_seterr(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * A non-negative decimal number that fills all of @s, at most @max: digits
+ * from the first character on (strtol() alone would skip blanks and take
+ * a sign); -1 otherwise.  Every number of a TOPO string, a fabric file and
+ * spritzctl's arguments.
+ */
+long spritz_parse_dec(const char *s, long max);
+
+/*
  * Test-only fault injection (spritz_fault.c).  A failure point is a name;
  * the production library always returns 0.  The build of spritzctl for the
  * tests ($(OUT)/selftests/spritzctl-fault) links a version that returns

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spritz_err.h"
 #include "topo.h"
 
 #define errf(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
@@ -40,7 +41,7 @@ static int parse_kv(const char *s, struct kv *kv, int nkv, char *err, size_t err
 		goto out;
 	}
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '='), *end;
+		char *eq = strchr(tok, '=');
 		long v;
 
 		if (!eq) {
@@ -62,10 +63,8 @@ static int parse_kv(const char *s, struct kv *kv, int nkv, char *err, size_t err
 			ret = -EINVAL;
 			goto out;
 		}
-		/* digits only: strtol() alone would take " +4" */
-		errno = 0;
-		v = strtol(eq + 1, &end, 10);
-		if (eq[1] < '0' || eq[1] > '9' || *end || errno || v < 0 || v > 1000000) {
+		v = spritz_parse_dec(eq + 1, 1000000);
+		if (v < 0) {
 			errf("parameter %s: \"%s\" is not a non-negative integer", tok, eq + 1);
 			ret = -EINVAL;
 			goto out;

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spritz_err.h"
 #include "spritz_host.h"
 #include "spritzctl.h"
 
@@ -116,16 +117,7 @@ json_t *ctl_json_ns(uint64_t ps)
 /* Parse a non-negative integer argument, digits only (no blank, no sign); -1 on error. */
 long ctl_parse_long(const char *s, long max)
 {
-	char *end;
-	long v;
-
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0 || v > max)
-		return -1;
-	return v;
+	return spritz_parse_dec(s, max);
 }
 
 /* Parse "D[.DDD]" into thousandths; -1 on error. */
