@@ -130,6 +130,7 @@ struct spritz_fb_ackinfo {
 	__u32 sack[2 * SPRITZ_SACK_MAX]; /* left, right edge */
 	__u32 ts;			 /* a timestamp option (RFC 7323) was read */
 	__u32 tsecr;			 /* ... its echo reply */
+	__u32 inside;			 /* bit b: block b lies inside another (spritz_fb_ack()) */
 	__u64 now, timeout_ns;		 /* set by spritz_fb_ack() */
 };
 
@@ -568,10 +569,10 @@ static __always_inline __u32 __spritz_fb_sacked_above(const struct spritz_fb_ack
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
 			break;
+		if (a->inside & (1U << b))
+			continue;
 		l = a->sack[2 * b];
 		r = a->sack[2 * b + 1];
-		if (__spritz_fb_sack_inside(a, b, l, r))
-			continue;
 		if (spritz_seq_before(l, end))
 			l = end;
 		if (spritz_seq_before(l, r))
@@ -909,6 +910,14 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 		keep++;
 	}
 	a->nsack = keep;
+	/* once per ACK, not per pending send (__spritz_fb_sacked_above()) */
+	a->inside = 0;
+	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
+		if (b >= keep)
+			break;
+		if (__spritz_fb_sack_inside(a, b, a->sack[2 * b], a->sack[2 * b + 1]))
+			a->inside |= 1U << b;
+	}
 	a->now = now;
 	a->timeout_ns = timeout_ns;
 	if (spritz_seq_before(una, a->ack))
