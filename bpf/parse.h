@@ -398,6 +398,21 @@ static __always_inline __u32 spritz_tunnel_inner(struct __sk_buff *skb,
 	return inner <= SPRITZ_INNER_MAX ? inner : 0;
 }
 
+/*
+ * The VNI (bytes 4-6 of the VXLAN or Geneve header, RFC 7348 / 8926) of the
+ * tunnel packet whose outer UDP header is at @l4_off; 0 if cut short.
+ * Read with a helper, not through packet pointers, so the parse's ranges
+ * stay as they were.
+ */
+static __always_inline __u32 spritz_tunnel_vni(struct __sk_buff *skb, __u32 l4_off)
+{
+	__u8 b[4] = { 0 };
+
+	if (bpf_skb_load_bytes(skb, (l4_off & 0x1ff) + SPRITZ_UDP_HLEN + 4, b, 3))
+		return 0;
+	return (__u32)b[0] << 16 | (__u32)b[1] << 8 | b[2];
+}
+
 /* First 32-bit word of the IPv6 header: version 4, traffic class 8, flow label 20. */
 #define SPRITZ_FLOWLABEL_MASK 0x000fffffU
 

@@ -26,8 +26,9 @@
  * the same way, its sends recorded in the tunnel flow's ring and its ACKs,
  * which come back inside the peer's tunnel packets (whose outer source port
  * is the peer's hash, not ours), found through spritz_inner: inner TCP flow
- * -> tunnel flow.  A tunnel flow that carries more than one inner flow (two
- * inner flows hashed to one source port) is steered but gets no feedback.
+ * and VNI -> tunnel flow.  A tunnel flow that carries more than one inner
+ * flow (two inner flows hashed to one source port, or one 5-tuple in two
+ * VNIs) is steered but gets no feedback.
  *
  * Both leave every packet they do not manage byte-identical, never drop,
  * and return TC_ACT_UNSPEC (= TCX_NEXT): the next program or the default
@@ -683,6 +684,14 @@ static __always_inline void spritz_tcp_key(struct spritz_flow_key *k, const stru
 	k->proto = IPPROTO_TCP;
 }
 
+/* Tunnel VNI @vni (24 bits) into inner flow key @k. */
+static __always_inline void spritz_key_vni(struct spritz_flow_key *k, __u32 vni)
+{
+	k->vni[0] = (__u8)(vni >> 16);
+	k->vni[1] = (__u8)(vni >> 8);
+	k->vni[2] = (__u8)vni;
+}
+
 /* The flow's EV from now on: pick @r (SPRITZ_PICK_*). */
 static __always_inline void spritz_flow_picked(struct spritz_flow *f, int r)
 {
@@ -825,9 +834,9 @@ static __always_inline int spritz_inner_parse(struct __sk_buff *skb, struct spri
 
 /* An inner TCP send, read off the packet before it changes. */
 struct spritz_inner_send {
-	struct spritz_flow_key key; /* the inner flow, local end first */
+	struct spritz_flow_key key; /* the inner flow, local end first, with its VNI */
 	__u32 seq, end;
-	__u32 ports, addrs;	    /* its identity in spritz_flow */
+	__u32 ports, addrs;	    /* its identity in spritz_flow (addrs: the VNI too) */
 	__u32 kind;		    /* SPRITZ_SEG_* */
 	__u32 flags;		    /* TCP flags */
 	__u64 ts;		    /* SPRITZ_FB_TS(TSval), or none */
@@ -1043,6 +1052,12 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	}
 	__builtin_memset(&in, 0, sizeof(in));
 	inner = inner && !spritz_inner_read(skb, i3, i4, i4_len, &in);
+	if (inner) {
+		__u32 vni = spritz_tunnel_vni(skb, h->l4_off);
+
+		spritz_key_vni(&in.key, vni);
+		in.addrs ^= vni;
+	}
 	uh = h->l4;
 	__builtin_memset(&key, 0, sizeof(key));
 	spritz_key_addrs(&key, h, v6, 0);
@@ -1311,8 +1326,8 @@ __noinline int spritz_tunnel_peer(struct __sk_buff *skb, __u32 l3_off, int v4,
 }
 
 /*
- * The tunnel flow whose inner TCP flow the ACK in @ih (@kind) belongs to,
- * if it came in a tunnel packet (outer headers @h, @outer_kind) from the
+ * The tunnel flow whose inner TCP flow (and VNI) the ACK in @ih (@kind)
+ * belongs to, if it came in a tunnel packet (outer headers @h, @outer_kind) from the
  * peer that flow sends to; from any other outer address pair it is
  * counted and ignored: only the tunnel peer speaks for the inner flow.
  */
@@ -1328,6 +1343,7 @@ static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *s
 	__u32 l3_off;
 
 	spritz_tcp_key(&key, ih, kind, 1);
+	spritz_key_vni(&key, spritz_tunnel_vni(skb, h->l4_off));
 	outer = bpf_map_lookup_elem(&spritz_inner, &key);
 	if (!outer)
 		return NULL;

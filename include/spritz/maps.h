@@ -88,7 +88,10 @@ struct spritz_udp_port {
  * Flow key, from the sender's side: saddr/sport are the local end.  IPv4
  * addresses (UDP carriers only) are v4-mapped.  For UDP carriers sport is
  * the port the stack chose (the tunnel's inner-flow hash), before Spritz
- * replaces it with the EV.
+ * replaces it with the EV.  The key of an inner TCP flow (spritz_inner)
+ * holds its tunnel's VNI in vni (bytes 4-6 of the VXLAN or Geneve header,
+ * as on the wire), so that tenants' flows with the same addresses and
+ * ports are not one flow; every other key has vni 0.
  */
 struct spritz_flow_key {
 	__u8 saddr[16];
@@ -96,7 +99,7 @@ struct spritz_flow_key {
 	__u16 sport; /* host byte order */
 	__u16 dport; /* host byte order */
 	__u8 proto;  /* IPPROTO_TCP or IPPROTO_UDP */
-	__u8 __pad[3];
+	__u8 vni[3]; /* an inner TCP flow's VNI, else 0 */
 } __attribute__((aligned(4))); /* read as 32-bit words (flowtab.h) */
 
 /*

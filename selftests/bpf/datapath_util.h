@@ -65,6 +65,7 @@ struct spec {
 	int geneve;	      /* 0: VXLAN (RFC 7348), 1: Geneve (RFC 8926) */
 	int geneve_optwords;  /* Geneve option length, 32-bit words */
 	uint8_t tunnel_flags; /* VXLAN first byte (0: 0x08, the I flag) */
+	uint32_t vni;	      /* tunnel VNI (0: 42) */
 };
 
 #define LOCAL6 "2001:db8::1"
@@ -172,7 +173,7 @@ static inline void pkt_build(struct pkt *p, const struct spec *s)
 		} else {
 			t[0] = s->tunnel_flags ? s->tunnel_flags : 0x08;
 		}
-		put32(t + 4, 42 << 8); /* VNI 42 */
+		put32(t + 4, (s->vni ? s->vni : 42) << 8);
 		memcpy(t + th, in.b, in.flen);
 		l4len = 8 + th + in.flen;
 		put16(l4, s->sport ? s->sport : 49999);

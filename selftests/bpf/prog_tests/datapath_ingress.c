@@ -1284,6 +1284,62 @@ static void test_tunnel_foreign(void)
 	}
 }
 
+/*
+ * One inner 5-tuple in two VNIs (two tenants' flows, same addresses and
+ * ports, between the same tunnel endpoints) is two flows: an ACK in
+ * another VNI than the send's acknowledges nothing, two tunnel flows
+ * keep their own inner flows, and one tunnel flow carrying both is mixed.
+ * Each row: the sends (outer source port, VNI), the ACK's VNI, then the
+ * sends still pending and the counters' deltas.
+ */
+static void test_tunnel_vni(void)
+{
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33000,
+			    .dport = 80, .flags = 0x18 };
+	static const struct {
+		const char *name;
+		uint16_t sport[2]; /* outer source port of send k (0: no send) */
+		uint32_t vni[2];   /* VNI of send k */
+		uint32_t ack_vni;
+		int pending[2];	   /* sends of tunnel flow k still pending */
+		int mixed, acked;  /* eg_inner_mixed, fb_ack */
+	} rows[] = {
+		{ "ack in another VNI", { 40001, 0 }, { 42, 0 }, 43, { 1, -1 }, 0, 0 },
+		{ "ack in the send's VNI", { 40001, 0 }, { 42, 0 }, 42, { 0, -1 }, 0, 1 },
+		{ "two tunnel flows, ack in the second's VNI", { 40001, 40002 }, { 42, 43 }, 43,
+		  { 1, 0 }, 0, 1 },
+		{ "two tunnel flows, ack in the first's VNI", { 40001, 40002 }, { 42, 43 }, 42,
+		  { 0, 1 }, 0, 1 },
+		{ "one tunnel flow, two VNIs: mixed", { 40001, 40001 }, { 42, 43 }, 42,
+		  { 1, -1 }, 1, 0 },
+	};
+	struct spritz_stats s0, d;
+	size_t i, k;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct spec o[2], ack = { .proto = 17, .inner = &vin, .vni = rows[i].ack_vni };
+
+		start("scout");
+		dp_stats(skel, &s0);
+		for (k = 0; k < 2; k++) {
+			o[k] = (struct spec){ .proto = 17, .inner = &vin, .sport = rows[i].sport[k],
+					      .vni = rows[i].vni[k] };
+			if (rows[i].sport[k])
+				tun_tx(&o[k], &vin, 5000 + 1000 * (uint32_t)k, 100);
+		}
+		/* the ACK covers the first send only: 5100 is past the second's start */
+		tun_rx(&ack, &vin, rows[i].ack_vni == rows[i].vni[1] ? 6100 : 5100, 0);
+		stats_delta(&s0, &d);
+		for (k = 0; k < 2; k++)
+			if (rows[i].pending[k] >= 0)
+				ASSERT_EQ(tun_pending(&o[k]), rows[i].pending[k], rows[i].name);
+		ASSERT_EQ(d.eg_inner_mixed, rows[i].mixed, rows[i].name);
+		ASSERT_EQ(d.fb_ack, rows[i].acked, rows[i].name);
+	}
+}
+
 /* Tunnel packets the inner parser does not follow: steered, no feedback. */
 static void test_tunnel_unparsed(void)
 {
@@ -1522,6 +1578,7 @@ static const struct test_case tests[] = {
 	{ "verify_dead", test_verify_dead },
 	{ "tunnel", test_tunnel },
 	{ "tunnel_foreign", test_tunnel_foreign },
+	{ "tunnel_vni", test_tunnel_vni },
 	{ "tunnel_unparsed", test_tunnel_unparsed },
 	{ "paged_headers", test_paged_headers },
 	{ "destroy", test_destroy },
