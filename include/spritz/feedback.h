@@ -480,6 +480,10 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
  * or RST acknowledges no data (and ECE on a SYN-ACK is ECN negotiation),
  * an ACK must lie in [snd_una, snd_nxt].  Rejections are counted and
  * change nothing.  SPRITZ_FB_ACK_SCAN: sends are in flight, go on.
+ * An old ACK (below snd_una, overtaken by a later one) is read only if it
+ * may carry the DSACK of the suspect's first copy, which the receiver
+ * sends once (RFC 2883): at or above the suspect's end, while a suspect is
+ * lost.  TCP reads an old ACK's SACK blocks too (Linux's tcp_ack()).
  */
 static __always_inline int spritz_fb_ack_check(const struct spritz_fb_flow *fb,
 					       struct spritz_stats *st, __u8 flags, __u32 ack)
@@ -494,7 +498,10 @@ static __always_inline int spritz_fb_ack_check(const struct spritz_fb_flow *fb,
 	}
 	if (spritz_seq_before(ack, fb->snd_una)) {
 		st->in_ack_old++;
-		return SPRITZ_FB_ACK_IGNORE;
+		return (fb->flags & SPRITZ_FB_F_SUSPECT) && fb->suspect.state == SPRITZ_IF_LOST &&
+			       !spritz_seq_before(ack, fb->suspect.end_seq) ?
+			       SPRITZ_FB_ACK_SCAN :
+			       SPRITZ_FB_ACK_IGNORE;
 	}
 	/*
 	 * snd_una == snd_nxt: every recorded send was acknowledged, nothing
@@ -871,7 +878,8 @@ static __always_inline int __spritz_fb_dsack(const struct spritz_fb_ackinfo *a)
 
 /*
  * The ACK @a (passed by spritz_fb_ack_check()) arrives at @now, for a
- * flow whose timeout is @timeout_ns (spritz_fb_timeout_ns()): SACK blocks
+ * flow whose timeout is @timeout_ns (spritz_fb_timeout_ns()): a DSACK of
+ * the suspect's first copy marks it alive (an old ACK: nothing else), SACK blocks
  * outside [snd_una, snd_nxt] or empty are dropped from @a (counted), then
  * every pending send it covers, cumulatively or by a kept SACK block, is
  * ACK (ACK_ECN with ECE); a pending send it leaves in a SACK hole TCP
@@ -894,6 +902,10 @@ static __always_inline __u32 spritz_fb_ack(struct spritz_fb_flow *fb, struct spr
 	    __spritz_fb_dsack(a) &&
 	    spritz_seq_overlap(fb->suspect.start_seq, fb->suspect.end_seq, a->sack[0], a->sack[1]))
 		fb->suspect.flags |= SPRITZ_IF_F_ALIVE;
+	/* an old ACK (spritz_fb_ack_check()) is read for that DSACK alone */
+	if (spritz_seq_before(a->ack, una))
+		return (fb->suspect.flags & SPRITZ_IF_F_ALIVE) ?
+			       __spritz_fb_judge(fb, st, now, timeout_ns) : 0;
 	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
 		if (b >= a->nsack)
 			break;

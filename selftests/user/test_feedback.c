@@ -845,9 +845,33 @@ static void test_one_loss(void)
 		    "in_sack_blocks=2 fb_ack=1 fb_path_alive=1", "una=1000 nxt=1200 pend=1"),
 		RX(600 * US, F_A, 1200, "ACK:0202", "fb_ack=1", "una=1200 nxt=1200 pend=0"),
 	};
+	/* the DSACK comes on an ACK a later one overtook (below snd_una): it
+	 * is read for that DSACK, which shows the repair spurious; an old ACK
+	 * below the suspect's end, or whose DSACK is another send's, is not */
+	static const struct step old_dsack[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(100 * US, 1100, 100, E2, "", "", NULL),
+		TX(150 * US, 1200, 100, E2, "", "", NULL),
+		RXS(500 * US, F_A, 1000, 1, B(1100, 1300), "ACK:0202 ACK:0202", "in_sack_blocks=1 fb_ack=2",
+		    "una=1000 nxt=1300 pend=1"),
+		TX(700 * US, 1000, 100, E3, "NACK:0101", "eg_retrans=1 fb_nack=1", NULL),
+		RX(900 * US, F_A, 1300, "ACK:0303", "fb_ack=1", "una=1300 nxt=1300 pend=0"),
+		TX(1000 * US, 1300, 100, E2, "", "", NULL),
+		RX(1200 * US, F_A, 1400, "ACK:0202", "fb_ack=1", "una=1400 nxt=1400 pend=0"),
+		RXS(1250 * US, F_A, 1050, 1, B(1000, 1100), "", "in_ack_old=1",
+		    "una=1400 nxt=1400 pend=0"),
+		RXS(1260 * US, F_A, 1300, 1, B(1100, 1200), "", "in_ack_old=1",
+		    "una=1400 nxt=1400 pend=0"),
+		RXS(1300 * US, F_A, 1300, 1, B(1000, 1100), "", "in_ack_old=1 fb_path_alive=1",
+		    "una=1400 nxt=1400 pend=0"),
+		/* the suspect is gone: an old ACK is not read any more */
+		RXS(1400 * US, F_A, 1300, 1, B(1000, 1100), "", "in_ack_old=1",
+		    "una=1400 nxt=1400 pend=0"),
+	};
 	RUN_DIS("one_loss_tlp", tlp, 0);
 	RUN_DIS("one_loss", t, 0);
 	RUN_DIS("one_loss_dsack", dsack, 0);
+	RUN_DIS("one_loss_old_dsack", old_dsack, 0);
 }
 
 /*
