@@ -7,8 +7,11 @@
  * "FILE:LINE: problem" and nothing is built.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 
 #include "paths.h"
+#include "spritz_err.h"
 #include "test.h"
 
 #define FIXTURES "selftests/user/fabrics/"
@@ -429,6 +432,48 @@ static void test_link_limits(void)
  * connected.  The parser once passed the NULL link array to memcpy()
  * (UBSan: null pointer passed as argument 2).
  */
+/* spritz_parse_milli(): "D[.DDD]" in thousandths, up to a maximum, or -1. */
+static void test_parse_milli(void)
+{
+	static const struct {
+		const char *s;
+		long max, want;
+	} rows[] = {
+		{ "400", 1000000, 400000 },
+		{ "0.5", 1000000, 500 },
+		{ ".5", 1000000, 500 },
+		{ "1.234", 1000000, 1234 },
+		{ "007", 1000000, 7000 },
+		{ "1", 1000, 1000 },
+		{ "1.001", 1000, -1 },
+		{ "1000000.001", 1000000000, -1 },
+		{ "1.2345", 1000000, -1 },
+		{ "1.", 1000000, -1 },
+		{ ".", 1000000, -1 },
+		{ "", 1000000, -1 },
+		{ NULL, 1000000, -1 },
+		{ "-1", 1000000, -1 },
+		{ "+1", 1000000, -1 },
+		{ " 1", 1000000, -1 },
+		{ "1 ", 1000000, -1 },
+		{ "1e3", 1000000, -1 },
+		{ "1..2", 1000000, -1 },
+		{ "1.2.3", 1000000, -1 },
+		{ "9223372036854775807", LONG_MAX, -1 },
+		{ "9223372036854775.807", LONG_MAX, LONG_MAX },
+		{ "9223372036854775.808", LONG_MAX, -1 },
+		{ "99999999999999999999", LONG_MAX, -1 },
+	};
+	char what[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		snprintf(what, sizeof(what), "\"%s\" max %ld", rows[i].s ? rows[i].s : "(null)",
+			 rows[i].max);
+		ASSERT_EQ(spritz_parse_milli(rows[i].s, rows[i].max), rows[i].want, what);
+	}
+}
+
 static void test_linkless(void)
 {
 	static const struct {
@@ -472,6 +517,7 @@ static const struct test_case cases[] = {
 	{ "many_links", test_many_links },
 	{ "link_limits", test_link_limits },
 	{ "linkless", test_linkless },
+	{ "parse_milli", test_parse_milli },
 };
 
 TEST_MAIN(cases)

@@ -128,32 +128,12 @@ static int parse_uint(const char *s, long max, long *out)
 	return 0;
 }
 
-/* Parse "D[.DDD]" into thousandths (ns -> ps, Gb/s -> Mb/s), at most @max of those. */
+/* "D[.DDD]" into thousandths, at most @max (spritz_parse_milli()). */
 static int parse_milli(const char *s, uint32_t max, uint32_t *out)
 {
-	uint64_t v = 0;
-	int frac = -1;
+	long v = spritz_parse_milli(s, max);
 
-	if (!s || !*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s == '.' && frac < 0) {
-			frac = 0;
-			continue;
-		}
-		if (*s < '0' || *s > '9' || frac >= 3)
-			return -EINVAL;
-		v = v * 10 + (*s - '0');
-		if (frac >= 0)
-			frac++;
-		if (v > max)
-			return -EINVAL;
-	}
-	if (frac == 0)
-		return -EINVAL;
-	for (frac = frac < 0 ? 0 : frac; frac < 3; frac++)
-		v *= 10;
-	if (v > max)
+	if (v < 0)
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;

@@ -34,3 +34,31 @@ long spritz_parse_dec(const char *s, long max)
 		return -1;
 	return v;
 }
+
+long spritz_parse_milli(const char *s, long max)
+{
+	long v = 0;
+	int frac = -1;
+
+	if (!s || !*s || max < 0)
+		return -1;
+	for (; *s; s++) {
+		if (*s == '.' && frac < 0) {
+			frac = 0;
+			continue;
+		}
+		if (*s < '0' || *s > '9' || frac >= 3 || v > (max - (*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (frac >= 0)
+			frac++;
+	}
+	if (frac == 0)
+		return -1;
+	for (frac = frac < 0 ? 0 : frac; frac < 3; frac++) {
+		if (v > max / 10)
+			return -1;
+		v *= 10;
+	}
+	return v;
+}

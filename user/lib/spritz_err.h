@@ -23,6 +23,14 @@ void spritz_seterr(char *err, size_t errlen, const char *fmt, ...)
 long spritz_parse_dec(const char *s, long max);
 
 /*
+ * "D[.DDD]" (digits, at most three decimals) in thousandths - ns as ps,
+ * Gb/s as Mb/s - that fill all of @s, at most @max thousandths; -1
+ * otherwise.  The cable lengths and link speeds of fabric files and of
+ * spritzctl's options.
+ */
+long spritz_parse_milli(const char *s, long max);
+
+/*
  * Test-only fault injection (spritz_fault.c).  A failure point is a name;
  * the production library always returns 0.  The build of spritzctl for the
  * tests ($(OUT)/selftests/spritzctl-fault) links a version that returns

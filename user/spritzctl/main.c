@@ -120,32 +120,6 @@ long ctl_parse_long(const char *s, long max)
 	return spritz_parse_dec(s, max);
 }
 
-/* Parse "D[.DDD]" into thousandths; -1 on error. */
-long ctl_parse_milli(const char *s)
-{
-	long v = 0;
-	int frac = -1;
-
-	if (!s || !*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s == '.' && frac < 0) {
-			frac = 0;
-			continue;
-		}
-		if (*s < '0' || *s > '9' || frac >= 3 || v > 100000000000L)
-			return -1;
-		v = v * 10 + (*s - '0');
-		if (frac >= 0)
-			frac++;
-	}
-	if (frac == 0)
-		return -1;
-	for (frac = frac < 0 ? 0 : frac; frac < 3; frac++)
-		v *= 10;
-	return v;
-}
-
 void ctl_link_opts_init(struct ctl_link_opts *lo)
 {
 	lo->speed_mbps = lo->local_ps = lo->global_ps = lo->packet_bytes = -1;
@@ -190,8 +164,8 @@ int ctl_common_opt(int opt, const char *arg, struct ctl_link_opts *lo, const cha
 		ctl_cmd_usage(cmd, stdout);
 		exit(EXIT_OK);
 	case OPT_SPEED:
-		v = ctl_parse_milli(arg);
-		if (v <= 0 || v > SPRITZ_MAX_SPEED_MBPS) {
+		v = spritz_parse_milli(arg, SPRITZ_MAX_SPEED_MBPS);
+		if (v <= 0) {
 			ctl_err("failed to parse --speed \"%s\": expected Gb/s, e.g. 400, at most %u",
 				arg, SPRITZ_MAX_SPEED_MBPS / 1000);
 			return -1;
@@ -200,8 +174,8 @@ int ctl_common_opt(int opt, const char *arg, struct ctl_link_opts *lo, const cha
 		return 1;
 	case OPT_LOCAL_NS:
 	case OPT_GLOBAL_NS:
-		v = ctl_parse_milli(arg);
-		if (v <= 0 || v > SPRITZ_MAX_CABLE_PS) {
+		v = spritz_parse_milli(arg, SPRITZ_MAX_CABLE_PS);
+		if (v <= 0) {
 			ctl_err("failed to parse --%s \"%s\": expected positive ns, e.g. 25, at most %u",
 				opt == OPT_LOCAL_NS ? "local-ns" : "global-ns", arg,
 				SPRITZ_MAX_CABLE_PS / 1000);

@@ -99,9 +99,6 @@ int ctl_load_topo(const char *spec, const struct ctl_link_opts *lo, struct sprit
 /* Parse a non-negative integer argument; -1 on error. */
 long ctl_parse_long(const char *s, long max);
 
-/* Parse "D[.DDD]" into thousandths; -1 on error. */
-long ctl_parse_milli(const char *s);
-
 /* Picoseconds as a JSON real in nanoseconds. */
 json_t *ctl_json_ns(uint64_t ps);
 
