@@ -28,7 +28,8 @@
  * is the peer's hash, not ours), found through spritz_inner: inner TCP flow
  * and VNI -> tunnel flow.  A tunnel flow that carries more than one inner
  * flow (two inner flows hashed to one source port, or one 5-tuple in two
- * VNIs) is steered but gets no feedback.
+ * VNIs) is steered but gets no feedback, and so is a tunnel datagram of a
+ * user-space UDP socket (any program can write a tunnel header).
  *
  * Both leave every packet they do not manage byte-identical, never drop,
  * and return TC_ACT_UNSPEC (= TCX_NEXT): the next program or the default
@@ -692,6 +693,18 @@ static __always_inline void spritz_key_vni(struct spritz_flow_key *k, __u32 vni)
 	k->vni[2] = (__u8)vni;
 }
 
+/* Inner flow key @k's addresses and VNI, folded: spritz_flow.inner_addrs. */
+static __always_inline __u32 spritz_inner_addrs(const struct spritz_flow_key *k)
+{
+	const __u32 *w = (const __u32 *)k;
+	__u32 a = w[9]; /* proto and VNI */
+	int i;
+
+	for (i = 0; i < 8; i++)
+		a ^= w[i];
+	return a;
+}
+
 /* The flow's EV from now on: pick @r (SPRITZ_PICK_*). */
 static __always_inline void spritz_flow_picked(struct spritz_flow *f, int r)
 {
@@ -836,7 +849,7 @@ static __always_inline int spritz_inner_parse(struct __sk_buff *skb, struct spri
 struct spritz_inner_send {
 	struct spritz_flow_key key; /* the inner flow, local end first, with its VNI */
 	__u32 seq, end;
-	__u32 ports, addrs;	    /* its identity in spritz_flow (addrs: the VNI too) */
+	__u32 ports, addrs;	    /* its identity in spritz_flow (spritz_inner_addrs()) */
 	__u32 kind;		    /* SPRITZ_SEG_* */
 	__u32 flags;		    /* TCP flags */
 	__u64 ts;		    /* SPRITZ_FB_TS(TSval), or none */
@@ -847,9 +860,7 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
 					      const void *data_end, struct spritz_inner_send *in)
 {
 	const struct spritz_tcp *th = ih->l4;
-	const __u32 *w;
 	__u32 paylen;
-	int i;
 
 	paylen = spritz_tcp_paylen(th, ih->l4_len);
 	in->flags = th->flags;
@@ -859,10 +870,6 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
 	in->end = in->seq + spritz_tcp_seqlen(th->flags, paylen);
 	in->ts = spritz_tsval(th, data_end);
 	in->ports = (__u32)in->key.sport << 16 | in->key.dport;
-	w = (const __u32 *)&in->key;
-	in->addrs = 0;
-	for (i = 0; i < 8; i++)
-		in->addrs ^= w[i];
 }
 
 /*
@@ -951,6 +958,23 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 	if (spritz_retrans(f, st, in->seq, in->end, in->ts))
 		return SPRITZ_INNER_RECORD | SPRITZ_INNER_OUTCOMES | SPRITZ_INNER_REPAIR;
 	return SPRITZ_INNER_RECORD | SPRITZ_INNER_REPAIR;
+}
+
+/*
+ * Is @skb a datagram of a user-space UDP socket?  The kernel's VXLAN and
+ * Geneve devices send from no socket, or from the inner flow's own (a
+ * local TCP sender's); a tunnel header that a program wrote into its
+ * datagrams is anyone's to forge - inner flows of other tenants, their
+ * spritz_inner entries - so its inner TCP is not read.
+ */
+static __always_inline int spritz_user_datagram(struct __sk_buff *skb)
+{
+	struct bpf_sock *sk = skb->sk;
+
+	if (!sk)
+		return 0;
+	sk = bpf_sk_fullsock(sk);
+	return sk && sk->protocol == IPPROTO_UDP;
 }
 
 /* Whether UDP to @port carries an EV (abi.h, the spritz_udp map overrides). */
@@ -1052,11 +1076,13 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	}
 	__builtin_memset(&in, 0, sizeof(in));
 	inner = inner && !spritz_inner_read(skb, i3, i4, i4_len, &in);
+	if (inner && spritz_user_datagram(skb)) {
+		st->eg_inner_user++;
+		inner = 0;
+	}
 	if (inner) {
-		__u32 vni = spritz_tunnel_vni(skb, h->l4_off);
-
-		spritz_key_vni(&in.key, vni);
-		in.addrs ^= vni;
+		spritz_key_vni(&in.key, spritz_tunnel_vni(skb, h->l4_off));
+		in.addrs = spritz_inner_addrs(&in.key);
 	}
 	uh = h->l4;
 	__builtin_memset(&key, 0, sizeof(key));
@@ -1350,6 +1376,14 @@ static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *s
 	f = spritz_flow_at(spritz_flow_slot(outer));
 	if (!f || (f->flags & SPRITZ_FLOW_F_MIXED))
 		return NULL;
+	/* the tunnel flow's slot may have been taken by a flow of another
+	 * inner flow since the entry was made */
+	if (!(f->flags & SPRITZ_FLOW_F_INNER) ||
+	    f->inner_ports != ((__u32)key.sport << 16 | key.dport) ||
+	    f->inner_addrs != spritz_inner_addrs(&key)) {
+		st->in_inner_other++;
+		return NULL;
+	}
 	l3_off = (__u32)((__u8 *)h->l3 - (__u8 *)spritz_data(skb));
 	if (!spritz_tunnel_peer(skb, l3_off, outer_kind == SPRITZ_PK_UDP4, outer)) {
 		st->in_tunnel_foreign++;

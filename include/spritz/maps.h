@@ -244,6 +244,7 @@ struct spritz_stats {
 	__u64 eg_csum_fail;	/* UDP checksum helper failed */
 	__u64 eg_inner_tcp;	/* UDP carrier sends of inner TCP data recorded */
 	__u64 eg_inner_mixed;	/* UDP carrier flows seen with a second inner flow */
+	__u64 eg_inner_user;	/* tunnel datagrams of a user-space UDP socket: inner not read */
 	/* egress: unmanaged passes, by reason */
 	__u64 un_not_ip;	/* ARP, LLDP, ... */
 	__u64 un_proto;		/* ICMP, other L4, IPv6 extension headers */
@@ -275,6 +276,7 @@ struct spritz_stats {
 	__u64 in_ack_ctl;	/* SYN (ECN setup included) or RST with ACK */
 	__u64 in_sack_bad;	/* SACK blocks empty or outside [snd_una, snd_nxt] */
 	__u64 in_tunnel_foreign; /* inner ACKs from another outer address pair */
+	__u64 in_inner_other;	/* inner ACKs whose tunnel flow now carries another inner flow */
 	/* feedback given to the algorithm, by kind */
 	__u64 fb_ack;
 	__u64 fb_ecn;

@@ -11,9 +11,12 @@
  *
  * Runs in the VM as root with spritz.ko inserted (with-module.sh).
  */
+#include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -1340,6 +1343,42 @@ static void test_tunnel_vni(void)
 	}
 }
 
+/*
+ * A tunnel flow's slot taken again by the same outer flow carrying another
+ * inner flow (the first forgotten, its spritz_inner entry not): an ACK of
+ * the first inner flow finds the slot but not its inner flow - counted,
+ * no feedback - while the second's own ACK counts.  Both inner flows send
+ * the same sequence, so that without the check the first's ACK would
+ * acknowledge the second's send.
+ */
+static void test_tunnel_slot_reused(void)
+{
+	struct spec x = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33000,
+			  .dport = 80, .flags = 0x18 };
+	struct spec y = x;
+	struct spec vx = { .proto = 17, .inner = &x }, vy = vx;
+	struct spritz_stats s0, d;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	y.sport = 33001;
+	vy.inner = &y;
+	start("scout");
+	tun_tx(&vx, &x, 5000, 100);
+	ASSERT_EQ(dp_flows(skel, 1), 1, "the tunnel flow forgotten");
+	dp_stats(skel, &s0);
+	tun_tx(&vy, &y, 5000, 100);
+	tun_rx(&vx, &x, 5100, 0);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.in_inner_other, 1, "the first inner flow's ACK: another inner flow now");
+	ASSERT_EQ(d.fb_ack, 0, "no feedback");
+	ASSERT_EQ(tun_pending(&vy), 1, "the second's send still pending");
+	tun_rx(&vy, &y, 5100, 0);
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.fb_ack, 1, "the second's own ACK counts");
+	ASSERT_EQ(tun_pending(&vy), 0, "acknowledged");
+}
+
 /* Tunnel packets the inner parser does not follow: steered, no feedback. */
 static void test_tunnel_unparsed(void)
 {
@@ -1464,6 +1503,38 @@ static uint64_t pg_wait(const struct spritz_stats *s0, size_t off, uint64_t want
 	return STAT(&d, off);
 }
 
+/*
+ * Send the UDP payload of tunnel packet @s (its tunnel header and inner
+ * frame) from a UDP socket, from @s's source to its destination's tunnel
+ * port, out of @dev: the address, a route and a neighbour put there for
+ * it.  0, or -1.
+ */
+static int pg_udp_send(const char *dev, const struct spec *s)
+{
+	const char *src = s->src ? s->src : LOCAL6, *dst = s->dst ? s->dst : DST1_6;
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(SPRITZ_UDP_PORT_VXLAN) };
+	struct sockaddr_in6 b = { .sin6_family = AF_INET6 };
+	size_t off = pkt_l4(s) + 8;
+	char cmd[256];
+	struct pkt p;
+	int fd, ok;
+
+	snprintf(cmd, sizeof(cmd), "ip addr add %s/128 dev %s nodad && ip -6 route add %s/128 dev %s && "
+		 "ip -6 neigh add %s lladdr 02:00:00:00:00:02 dev %s", src, dev, dst, dev, dst, dev);
+	if (system(cmd) || inet_pton(AF_INET6, dst, &a.sin6_addr) != 1 ||
+	    inet_pton(AF_INET6, src, &b.sin6_addr) != 1)
+		return -1;
+	pkt_build(&p, s);
+	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	ok = !bind(fd, (struct sockaddr *)&b, sizeof(b)) &&
+	     sendto(fd, p.b + off, p.flen - off, 0, (struct sockaddr *)&a, sizeof(a)) ==
+		     (ssize_t)(p.flen - off);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
 /* Attach the egress and ingress programs to veth @ifindex (clsact). */
 static int pg_attach(int ifindex)
 {
@@ -1543,8 +1614,22 @@ static void test_paged_headers(void)
 	ASSERT_EQ(d.eg_managed_tcp, 1, "eg_managed_tcp");
 	ASSERT_EQ(d.eg_managed_udp, 1, "eg_managed_udp");
 	ASSERT_EQ(d.eg_inner_tcp, 1, "eg_inner_tcp: inner headers parsed");
+	ASSERT_EQ(d.eg_inner_user, 0, "eg_inner_user: a packet socket's frame");
 	ASSERT_EQ(d.in_acks, 1, "in_acks");
 	ASSERT_EQ(d.un_malformed, 0, "un_malformed");
+
+	/* the same inner flow's next data in a tunnel payload from a user-space
+	 * UDP socket: steered, its inner TCP not read (anyone could have
+	 * written it; it would take the inner flow's spritz_inner entry) */
+	gin.seq = 9000 + PG_PAY;
+	gin.paylen = 100;
+	dp_stats(skel, &s0);
+	ASSERT_OK(pg_udp_send(PG_A, &vx), "VXLAN from a UDP socket sent");
+	ASSERT_EQ(pg_wait(&s0, SOFF(eg_managed_udp), 1), 1, "UDP socket: eg_managed_udp");
+	stats_delta(&s0, &d);
+	ASSERT_EQ(d.eg_inner_user, 1, "UDP socket: eg_inner_user");
+	ASSERT_EQ(d.eg_inner_tcp, 0, "UDP socket: no inner send recorded");
+	ASSERT_EQ(d.eg_rewrites, 1, "UDP socket: still steered");
 out:
 	if (fa >= 0)
 		close(fa);
@@ -1579,6 +1664,7 @@ static const struct test_case tests[] = {
 	{ "tunnel", test_tunnel },
 	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_vni", test_tunnel_vni },
+	{ "tunnel_slot_reused", test_tunnel_slot_reused },
 	{ "tunnel_unparsed", test_tunnel_unparsed },
 	{ "paged_headers", test_paged_headers },
 	{ "destroy", test_destroy },
