@@ -693,6 +693,12 @@ static __always_inline void spritz_key_vni(struct spritz_flow_key *k, __u32 vni)
 	k->vni[2] = (__u8)vni;
 }
 
+/* Inner flow key @k's ports: spritz_flow.inner_ports. */
+static __always_inline __u32 spritz_inner_ports(const struct spritz_flow_key *k)
+{
+	return (__u32)k->sport << 16 | k->dport;
+}
+
 /* Inner flow key @k's addresses and VNI, folded: spritz_flow.inner_addrs. */
 static __always_inline __u32 spritz_inner_addrs(const struct spritz_flow_key *k)
 {
@@ -849,7 +855,7 @@ static __always_inline int spritz_inner_parse(struct __sk_buff *skb, struct spri
 struct spritz_inner_send {
 	struct spritz_flow_key key; /* the inner flow, local end first, with its VNI */
 	__u32 seq, end;
-	__u32 ports, addrs;	    /* its identity in spritz_flow (spritz_inner_addrs()) */
+	__u32 ports, addrs;	    /* its identity in spritz_flow (spritz_inner_ports(), _addrs()) */
 	__u32 kind;		    /* SPRITZ_SEG_* */
 	__u32 flags;		    /* TCP flags */
 	__u64 ts;		    /* SPRITZ_FB_TS(TSval), or none */
@@ -869,7 +875,6 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
 	in->seq = bpf_ntohl(th->seq);
 	in->end = in->seq + spritz_tcp_seqlen(th->flags, paylen);
 	in->ts = spritz_tsval(th, data_end);
-	in->ports = (__u32)in->key.sport << 16 | in->key.dport;
 }
 
 /*
@@ -1082,6 +1087,7 @@ static __always_inline int spritz_egress_udp(struct __sk_buff *skb, struct sprit
 	}
 	if (inner) {
 		spritz_key_vni(&in.key, spritz_tunnel_vni(skb, h->l4_off));
+		in.ports = spritz_inner_ports(&in.key);
 		in.addrs = spritz_inner_addrs(&in.key);
 	}
 	uh = h->l4;
@@ -1379,7 +1385,7 @@ static __always_inline struct spritz_flow *spritz_inner_flow(struct __sk_buff *s
 	/* the tunnel flow's slot may have been taken by a flow of another
 	 * inner flow since the entry was made */
 	if (!(f->flags & SPRITZ_FLOW_F_INNER) ||
-	    f->inner_ports != ((__u32)key.sport << 16 | key.dport) ||
+	    f->inner_ports != spritz_inner_ports(&key) ||
 	    f->inner_addrs != spritz_inner_addrs(&key)) {
 		st->in_inner_other++;
 		return NULL;
