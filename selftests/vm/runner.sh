@@ -11,6 +11,8 @@
 # whatever the boot, and a lean boot costs a third of a debugging one.
 # A kernel report on the console before the command starts (here a
 # parameter the kernel echoes as unknown) ends that boot and the next.
+# The guest runs without address space randomization (TCG's translations
+# then serve every process of a program).
 # Last, --icount: the same loop of bash builtins (no exec, no I/O) takes
 # four times the guest's time with --icount 2 as with --icount 0, since the
 # guest's clock counts instructions; without it the ratio would be near 1.
@@ -26,6 +28,7 @@ cases=(
 	"memdebug_default_exit_passes | | cat /proc/cmdline; exit 3 | 3 | $memdebug"
 	"no_memdebug_slab_report_fails | --no-memdebug | ! grep -q slub_debug /proc/cmdline && echo 'BUG kmalloc-64 (Tainted: G): Poison overwritten' >/dev/kmsg | 125 | Poison overwritten"
 	"boot_report_boots_again | --no-memdebug --append spritz_boot_report=Oops | true | 125 | reported a problem while booting, before the command .*console-boot1.log"
+	"no_address_randomization | --no-memdebug | cat /proc/sys/kernel/randomize_va_space | 0 | ^0$"
 	"kfence_report_fails_panic_on_warn | --no-memdebug --panic-on-warn | grep -q panic_on_warn=1 /proc/cmdline && echo 'BUG: KFENCE: use-after-free read in x' >/dev/kmsg | 125 | BUG: KFENCE: use-after-free"
 )
 
