@@ -298,26 +298,46 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(__u32 dir)
 	return c;
 }
 
+/* The full TCP socket sending @skb (a local sender's), or NULL. */
+static __always_inline struct tcp_sock *spritz_sock_tcp(struct __sk_buff *skb)
+{
+	struct bpf_sock *sk = skb->sk;
+
+	/* NULL unless a full TCP socket: no bpf_sk_fullsock() call first */
+	return sk ? bpf_skc_to_tcp_sock(sk) : NULL;
+}
+
 /*
- * The smoothed RTT, the reordering degree (TCP's DupThresh) and the bytes
- * queued beyond the send's @end of the TCP socket that sends @skb into @f,
- * if there is one (a local sender; tc egress has skb->sk, a full socket
- * for data).  Inline, like a send's other steps: the parser's paths are
- * joined before them (spritz_hdrs_join()), and a call costs more than
- * this work (datapath.rst, "Verifier cost").
+ * The receive window of the TCP socket that sends the segment @skb of @f
+ * (spritz_fb_rcv_sent()), if there is one; a forwarded segment has none.
+ */
+static __always_inline void spritz_sock_rcv(struct __sk_buff *skb, struct spritz_flow *f)
+{
+	struct tcp_sock *tp = spritz_sock_tcp(skb);
+
+	if (tp)
+		spritz_fb_rcv_sent(&f->fb, tp->rcv_wup, tp->rcv_wnd);
+}
+
+/*
+ * The smoothed RTT, the reordering degree (TCP's DupThresh), the bytes
+ * queued beyond the send's @end and the receive window of the TCP socket
+ * that sends @skb into @f, if there is one (a local sender; tc egress has
+ * skb->sk, a full socket for data).  Inline, like a send's other steps:
+ * the parser's paths are joined before them (spritz_hdrs_join()), and a
+ * call costs more than this work (datapath.rst, "Verifier cost").
  */
 static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end)
 {
 	__s32 unsent;
-	struct bpf_sock *sk = skb->sk;
 	struct tcp_sock *tp;
 
-	if (!f || !sk)
+	if (!f)
 		return 0;
-	/* NULL unless a full TCP socket: no bpf_sk_fullsock() call first */
-	tp = bpf_skc_to_tcp_sock(sk);
+	tp = spritz_sock_tcp(skb);
 	if (!tp)
 		return 0;
+	spritz_fb_rcv_sent(&f->fb, tp->rcv_wup, tp->rcv_wnd);
 	if (tp->srtt_us)
 		f->fb.srtt_us = tp->srtt_us >> 3; /* the kernel keeps it << 3 */
 	f->fb.dupthresh = tp->reordering;
@@ -723,11 +743,13 @@ static __always_inline void spritz_flow_picked(struct spritz_flow *f, int r)
  * A segment that carries no decision (pure ACK, RST, SYN-ACK, FIN alone):
  * seen by the feedback core, sent on the flow's last EV if it has one.
  */
-static __always_inline void spritz_egress_ctl(struct spritz_flow *f, struct spritz_ip6 *ip6,
-					      struct spritz_stats *st, __u8 tflags, __u32 seq,
-					      __u32 end)
+static __always_inline void spritz_egress_ctl(struct __sk_buff *skb, struct spritz_flow *f,
+					      struct spritz_ip6 *ip6, struct spritz_stats *st,
+					      __u8 tflags, __u32 seq, __u32 end)
 {
 	spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
+	/* a pure ACK may open the window further: the peer may send into it */
+	spritz_sock_rcv(skb, f);
 	if (!(f->flags & SPRITZ_FLOW_F_HAVE_EV)) {
 		st->eg_unsteered++;
 		return;
@@ -771,7 +793,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 
 	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
 	if (kind == SPRITZ_SEG_CTL) {
-		spritz_egress_ctl(f, ip6, st, tflags, seq, end);
+		spritz_egress_ctl(skb, f, ip6, st, tflags, seq, end);
 		return SPRITZ_TC_NEXT;
 	}
 
@@ -1310,12 +1332,15 @@ __noinline int spritz_ack_read(struct __sk_buff *skb, __u32 th_off, struct sprit
  * transfer), it costs no call, option walk or clock read.
  */
 static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow *f,
-				       const struct spritz_tcp *th, struct spritz_stats *st)
+				       const struct spritz_tcp *th, __u32 l4_len,
+				       struct spritz_stats *st)
 {
+	__u32 seq = bpf_ntohl(th->seq);
 	struct spritz_fb_ackinfo s;
 	struct spritz_ctx *c;
 
-	if (spritz_fb_ack_check(&f->fb, st, th->flags, bpf_ntohl(th->ack_seq)) !=
+	if (spritz_fb_ack_check(&f->fb, st, th->flags, bpf_ntohl(th->ack_seq), seq,
+				seq + spritz_tcp_seqlen(th->flags, spritz_tcp_paylen(th, l4_len))) !=
 	    SPRITZ_FB_ACK_SCAN)
 		return;
 	__builtin_memset(&s, 0, sizeof(s));
@@ -1420,7 +1445,7 @@ static __always_inline void spritz_ingress_tcp6(struct __sk_buff *skb, struct sp
 	if (SPRITZ_BENCH_STOP(3))
 		return;
 	st->in_acks++;
-	spritz_ack(skb, f, th, st);
+	spritz_ack(skb, f, th, h->l4_len, st);
 	return;
 unmanaged:
 	st->in_unmanaged++;
@@ -1448,7 +1473,7 @@ static __always_inline void spritz_ingress_udp(struct __sk_buff *skb, struct spr
 		goto unmanaged;
 	st->in_acks++;
 	st->in_inner_acks++;
-	spritz_ack(skb, f, th, st);
+	spritz_ack(skb, f, th, ih.l4_len, st);
 	return;
 unmanaged:
 	st->in_unmanaged++;

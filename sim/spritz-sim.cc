@@ -638,13 +638,15 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 }
 
 /* What the tc ingress program does with an ACK of a flow (spritz_ack()). */
-void host_ack(Flow *f, const TcpBits &tb, const uint8_t *h)
+void host_ack(Flow *f, const TcpBits &tb, uint32_t paylen, const uint8_t *h)
 {
 	Sim *S = g_sim;
 	spritz_fb_ackinfo a;
 	uint32_t olen = tb.doff * 4u, i = 20;
+	uint32_t end = tb.seq + paylen + !!(tb.flags & SPRITZ_TCP_SYN) + !!(tb.flags & SPRITZ_TCP_FIN);
 
-	if (!f->hf_init || spritz_fb_ack_check(&f->hf.fb, &S->st, tb.flags, tb.ack) !=
+	/* no receive window (spritz_fb_rcv_sent()): ns-3's sockets do not show theirs */
+	if (!f->hf_init || spritz_fb_ack_check(&f->hf.fb, &S->st, tb.flags, tb.ack, tb.seq, end) !=
 				   SPRITZ_FB_ACK_SCAN)
 		return;
 	memset(&a, 0, sizeof(a));
@@ -737,7 +739,7 @@ bool HostRouting::RouteInput(Ptr<const Packet> p, const Ipv4Header &h, Ptr<const
 		if ((tb.flags & SPRITZ_TCP_ACK) && S->scheme.algo >= 0 &&
 		    (f = flow_of(host, tb.sport, true)) && !f->pin) {
 			S->acks_seen++;
-			host_ack(f, tb, raw);
+			host_ack(f, tb, paylen, raw);
 		}
 	}
 	lcb(p, h, idev->GetIfIndex());

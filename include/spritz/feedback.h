@@ -14,8 +14,10 @@
  *	              spritz_fb_retrans()   then: NACK, the first lost the suspect
  *	              spritz_fb_record()    after the EV is known
  *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt
- *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4,
- *	                                    RFC 2018/6675 for SACK blocks)
+ *	  any         spritz_fb_rcv_sent()  the socket's receive window
+ *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4:
+ *	                                    SEG.SEQ and SEG.ACK; RFC 2018/6675
+ *	                                    for SACK blocks)
  *	              spritz_fb_ack()       covered sends: ACK or ACK_ECN;
  *	                                    SACK holes TCP counts lost, sends
  *	                                    older than the timeout: NACK;
@@ -475,21 +477,45 @@ static __always_inline void spritz_fb_record(struct spritz_fb_flow *fb, struct s
 }
 
 /*
- * Validate an incoming segment with ACK set and TCP flags @flags that
- * acknowledges @ack, as the sender's TCP would (RFC 9293 3.10.7.4): a SYN
- * or RST acknowledges no data (and ECE on a SYN-ACK is ECN negotiation),
- * an ACK must lie in [snd_una, snd_nxt].  Rejections are counted and
- * change nothing.  SPRITZ_FB_ACK_SCAN: sends are in flight, go on.
+ * The socket's receive window as it stood when it sent a segment of the
+ * flow (tc egress reads it from the sending socket): TCP accepts a
+ * segment of the peer only if it ends at or after @wup (rcv_wup, the
+ * rcv_nxt of its last window update) and starts at or before
+ * @wup + @wnd, the window's right edge (Linux's tcp_sequence()).
+ */
+static __always_inline void spritz_fb_rcv_sent(struct spritz_fb_flow *fb, __u32 wup, __u32 wnd)
+{
+	fb->rcv_wup = wup;
+	fb->rcv_wend = wup + wnd;
+	fb->flags |= SPRITZ_FB_F_HAVE_RCV;
+}
+
+/*
+ * Validate an incoming segment [@seq, @end) (sequence numbers, SYN and
+ * FIN counted) with ACK set and TCP flags @flags that acknowledges @ack,
+ * as the sender's TCP would (RFC 9293 3.10.7.4): a SYN or RST
+ * acknowledges no data (and ECE on a SYN-ACK is ECN negotiation); the
+ * segment must lie in the receive window the socket last advertised, if
+ * egress saw one (SPRITZ_FB_F_HAVE_RCV: TCP drops it unread otherwise,
+ * ACK field and all); an ACK must lie in [snd_una, snd_nxt].  Rejections
+ * are counted and change nothing.  SPRITZ_FB_ACK_SCAN: sends are in
+ * flight, go on.
  * An old ACK (below snd_una, overtaken by a later one) is read only if it
  * may carry the DSACK of the suspect's first copy, which the receiver
  * sends once (RFC 2883): at or above the suspect's end, while a suspect is
  * lost.  TCP reads an old ACK's SACK blocks too (Linux's tcp_ack()).
  */
 static __always_inline int spritz_fb_ack_check(const struct spritz_fb_flow *fb,
-					       struct spritz_stats *st, __u8 flags, __u32 ack)
+					       struct spritz_stats *st, __u8 flags, __u32 ack,
+					       __u32 seq, __u32 end)
 {
 	if (flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_RST)) {
 		st->in_ack_ctl++;
+		return SPRITZ_FB_ACK_IGNORE;
+	}
+	if ((fb->flags & SPRITZ_FB_F_HAVE_RCV) &&
+	    (spritz_seq_before(end, fb->rcv_wup) || spritz_seq_before(fb->rcv_wend, seq))) {
+		st->in_ack_seq++;
 		return SPRITZ_FB_ACK_IGNORE;
 	}
 	if (spritz_seq_before(fb->snd_nxt, ack)) {

@@ -161,6 +161,7 @@ struct spritz_inflight {
 #define SPRITZ_FB_F_VERIFY (1U << 2)   /* the next new data goes to verify_ev (spritz_fb_verify()) */
 #define SPRITZ_FB_F_VERIFY_SENT (1U << 3) /* ... it went: the record is the verify send */
 #define SPRITZ_FB_F_REPAIR_SENT (1U << 4) /* the send spritz_fb_presend() saw last is a repair */
+#define SPRITZ_FB_F_HAVE_RCV (1U << 5)	  /* rcv_wup, rcv_wend are the socket's (spritz_fb_rcv_sent()) */
 
 /*
  * ECN-marked deliveries a flow remembers per EV, for the dead-path rule's
@@ -188,6 +189,8 @@ struct spritz_fb_flow {
 	__u32 unsent;	 /* bytes the socket held beyond that send (write_seq - its end) */
 	__u32 repair_tsval; /* TSval (RFC 7323) of TCP's first repair of the suspect */
 	__u32 repair_seq;   /* first sequence number of its first repair on another EV */
+	__u32 rcv_wup;	    /* the socket's rcv_wup at its last send: the peer's segments end at or after it */
+	__u32 rcv_wend;	    /* ... its rcv_wup + rcv_wnd: and start at or before this */
 	__u64 avoid;	    /* EVs the flow's samples avoid, SPRITZ_AVOID_* (spritz_fb_avoid()) */
 	__u64 repair_ns;    /* time the suspect was sent again on another EV */
 	__u64 verify_until; /* SPRITZ_FB_F_VERIFY: no verify send from this time on */
@@ -274,6 +277,7 @@ struct spritz_stats {
 	__u64 in_ack_unsent;	/* ACKs of data never sent (past snd_nxt) */
 	__u64 in_ack_old;	/* ACKs below snd_una (older than the last valid one) */
 	__u64 in_ack_ctl;	/* SYN (ECN setup included) or RST with ACK */
+	__u64 in_ack_seq;	/* segments outside the receive window (SEG.SEQ) */
 	__u64 in_sack_bad;	/* SACK blocks empty or outside [snd_una, snd_nxt] */
 	__u64 in_tunnel_foreign; /* inner ACKs from another outer address pair */
 	__u64 in_inner_other;	/* inner ACKs whose tunnel flow now carries another inner flow */

@@ -599,11 +599,15 @@ static inline long dp_flow_key(struct spritz *skel, const struct spritz_flow_key
 	return i;
 }
 
-/* The flow of a packet built from @s on egress (UDP: original sport): 0 or -ENOENT. */
-static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spritz_flow *f)
+/*
+ * The flow of a packet built from @s on egress (UDP: original sport) into
+ * @f: its slot in spritz_flows, or -ENOENT.
+ */
+static inline long dp_flow_slot(struct spritz *skel, const struct spec *s, struct spritz_flow *f)
 {
 	struct spritz_flow_key k = { 0 };
 	uint8_t proto = s->proto ? s->proto : 6;
+	long i;
 
 	if (s->v4) {
 		k.saddr[10] = k.saddr[11] = k.daddr[10] = k.daddr[11] = 0xff;
@@ -616,7 +620,14 @@ static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spri
 	k.sport = s->sport ? s->sport : proto == 6 ? 40000 : 49999;
 	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : SPRITZ_UDP_PORT_VXLAN;
 	k.proto = proto;
-	return dp_flow_key(skel, &k, f) < 0 ? -ENOENT : 0;
+	i = dp_flow_key(skel, &k, f);
+	return i < 0 ? -ENOENT : i;
+}
+
+/* The flow of a packet built from @s on egress (UDP: original sport): 0 or -ENOENT. */
+static inline int dp_flow(struct spritz *skel, const struct spec *s, struct spritz_flow *f)
+{
+	return dp_flow_slot(skel, s, f) < 0 ? -ENOENT : 0;
 }
 
 /* Write a string knob (e.g. "algorithm"). */

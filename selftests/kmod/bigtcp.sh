@@ -11,7 +11,8 @@
 # transfer runs, the flow's in-flight ring is sampled: a recorded send of
 # more than 64 KiB of segments shows that BIG TCP was on and its packets
 # were recorded.  After it: every byte arrived, the feedback got ACKs and
-# rejected none as beyond snd_nxt.  Skips if the veth refuses a
+# rejected none as beyond snd_nxt or outside the receive window, which it
+# read from the sending socket.  Skips if the veth refuses a
 # gso_max_size above 64 KiB.
 #
 # Runs in the VM as root, module not loaded.
@@ -75,12 +76,24 @@ transfer()
 }
 
 # ACKs gave feedback and none looked like an ACK of unsent data (which is
-# what an unrecorded big send makes of the ACKs after it).  un_proto is not
-# checked: MLD reports (hop-by-hop router alert) land there.
+# what an unrecorded big send makes of the ACKs after it).  The flow holds
+# its socket's receive window (SPRITZ_FB_F_HAVE_RCV, feedback.h) and no ACK
+# fell outside it: the window check rejects nothing TCP accepts.
+# un_proto is not checked: MLD reports (hop-by-hop router alert) land there.
 counters()
 {
+	local bit have wnd
+
+	bit=$(sed -n 's/^#define SPRITZ_FB_F_HAVE_RCV (1U << \([0-9]*\)).*/\1/p' \
+		"$SPRITZ_TOP/include/spritz/maps.h")
+	[ -n "$bit" ] || { echo "no SPRITZ_FB_F_HAVE_RCV in maps.h"; return 1; }
 	[ "$(stat fb_ack)" -gt 0 ] || { echo "no ACK feedback"; return 1; }
 	[ "$(stat in_ack_unsent)" = 0 ] || { echo "in_ack_unsent $(stat in_ack_unsent)"; return 1; }
+	[ "$(stat in_ack_seq)" = 0 ] || { echo "in_ack_seq $(stat in_ack_seq)"; return 1; }
+	read -r have wnd < <(spritz_flow_states "$ctl" '.dport == 5003' \
+		"\"\((.fb.flags / $((1 << bit)) | floor) % 2) \((.fb.rcv_wend - .fb.rcv_wup + 4294967296) % 4294967296)\"")
+	echo "the flow's receive window: recorded ${have:-?}, $wnd bytes"
+	[ "$have" = 1 ] && [ "${wnd:-0}" -gt 0 ] || { echo "no receive window recorded"; return 1; }
 }
 
 ip link add spzt0 type veth peer name spzt1 || exit $KSFT_FAIL

@@ -3,8 +3,10 @@
  * Unit tests of the feedback core include/spritz/feedback.h.
  *
  * Trace tables: each step is a send leaving (TCP flags, sequence range, the
- * EV it took) or an ACK arriving (flags, cumulative ACK, SACK blocks), at a
- * time on the caller's clock, with the timeout.  After each step: the
+ * EV it took), an ACK arriving (flags, cumulative ACK, SACK blocks, and its
+ * own sequence range where the trace checks it) or the socket's receive
+ * window at a send (rcv_wup, rcv_wnd), at a time on the caller's clock,
+ * with the timeout.  After each step: the
  * feedback events it produced, written "KIND:ev" in ring order (ACK, ECN,
  * NACK, TMO), the counters it moved (every counter of the core not listed
  * must not move), and optionally snd_una, snd_nxt and the pending sends.
@@ -33,14 +35,15 @@ static __u32 trace_dupthresh; /* the socket's reordering a trace gives its flow,
 enum op {
 	OP_TX = 1, /* a segment leaves */
 	OP_RX,	   /* a segment with ACK arrives */
+	OP_RCV,	   /* the socket's receive window at a send (spritz_fb_rcv_sent()) */
 };
 
 struct step {
 	int op;
 	__u64 t;	/* caller's clock, ns */
 	__u8 flags;	/* TCP flags */
-	__u32 seq;	/* TX: first sequence number */
-	__u32 len;	/* TX: payload bytes */
+	__u32 seq;	/* TX, RX: first sequence number; RCV: rcv_wup */
+	__u32 len;	/* TX, RX: payload bytes; RCV: rcv_wnd */
 	__u16 ev;	/* TX: the EV the send took */
 	__u16 segs;	/* TX: gso_segs (0 = 1) */
 	__u32 ack;	/* RX: cumulative ACK */
@@ -86,12 +89,18 @@ struct step {
 #define RXT(t_, fl_, ack_, ts_, evs_, ctr_, st_) \
 	{ .op = OP_RX, .t = (t_), .flags = (fl_), .ack = (ack_), .ts = SPRITZ_FB_TS(ts_), \
 	  .events = (evs_), .counters = (ctr_), .state = (st_) }
+/* ... the ACK a segment [seq_, seq_ + len_) of the peer carries */
+#define RXQ(t_, fl_, ack_, seq_, len_, evs_, ctr_, st_) \
+	{ .op = OP_RX, .t = (t_), .flags = (fl_), .ack = (ack_), .seq = (seq_), .len = (len_), \
+	  .events = (evs_), .counters = (ctr_), .state = (st_) }
+/* the socket's receive window [wup_, wup_ + wnd_] as it sends */
+#define RCV(wup_, wnd_) { .op = OP_RCV, .seq = (wup_), .len = (wnd_), .events = "", .counters = "" }
 #define B(...) { __VA_ARGS__ }
 
 /* The core's counters, by name (the fields of struct spritz_stats it moves). */
 #define FB_COUNTERS(X)                                                                      \
 	X(eg_retrans) X(eg_ring_overrun) X(in_sack_blocks) X(in_ack_unsent) X(in_ack_old)   \
-	X(in_ack_ctl) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)   \
+	X(in_ack_ctl) X(in_ack_seq) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)   \
 	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated) X(fb_congested)   \
 	X(fb_verify)
 
@@ -239,8 +248,12 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			} else {
 				spritz_fb_ctl_sent(&fb, s->flags, s->seq, end);
 			}
+		} else if (s->op == OP_RCV) {
+			spritz_fb_rcv_sent(&fb, s->seq, s->len);
 		} else {
 			struct spritz_fb_ackinfo a;
+			__u32 end = s->seq + s->len + !!(s->flags & SPRITZ_TCP_SYN) +
+				    !!(s->flags & SPRITZ_TCP_FIN);
 
 			memset(&a, 0, sizeof(a));
 			a.ack = s->ack;
@@ -250,7 +263,8 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			a.ts = !!(s->ts >> 32);
 			a.tsecr = (__u32)s->ts;
 			if (spritz_fb_tracking(&fb) &&
-			    spritz_fb_ack_check(&fb, &st, s->flags, s->ack) == SPRITZ_FB_ACK_SCAN)
+			    spritz_fb_ack_check(&fb, &st, s->flags, s->ack, s->seq, end) ==
+				    SPRITZ_FB_ACK_SCAN)
 				nout = spritz_fb_ack(&fb, &st, s->t, trace_tmo, &a);
 		}
 		for (k = 0; k < SPRITZ_FB_SLOTS; k++)
@@ -1303,6 +1317,49 @@ static void test_ack_window(void)
 	RUN("ack_window", t, NULL);
 }
 
+/*
+ * Segments outside the receive window the socket last advertised
+ * (RFC 9293 3.10.7.4, first check; Linux's tcp_sequence()): TCP drops
+ * them unread, ACK field and all, so they are rejected, counted and
+ * change nothing - a forged ACK must now guess the peer's sequence
+ * number too.  Without a window seen (a forwarded flow), any is taken.
+ */
+static void test_ack_seq_window(void)
+{
+	static const struct step t[] = {
+		TX(0, 1000, 100, E1, "", "", NULL),
+		TX(0, 1100, 100, E2, "", "", NULL),
+		TX(0, 1200, 100, E3, "", "", NULL),
+		/* no window seen yet: any sequence number */
+		RXQ(0, F_A, 1100, 0x80001234U, 0, "ACK:0101", "fb_ack=1", "una=1100 nxt=1300 pend=2"),
+		RCV(5000, 1000),
+		/* ends before rcv_wup (sequence 0 here; an old duplicate),
+		 * after the timeout and SACKing a send: nothing credited,
+		 * nothing aged */
+		RXS(300 * MS, F_A, 1100, 1, B(1200, 1300), "", "in_ack_seq=1",
+		    "una=1100 nxt=1300 pend=2"),
+		RXQ(300 * MS, F_A, 1200, 4900, 99, "", "in_ack_seq=1", "una=1100 nxt=1300 pend=2"),
+		/* a pure ACK one below rcv_wup (a keepalive's sequence number) */
+		RXQ(300 * MS, F_A, 1200, 4999, 0, "", "in_ack_seq=1", "una=1100 nxt=1300 pend=2"),
+		/* past the right edge, and half the sequence space away */
+		RXQ(300 * MS, F_A, 1200, 6001, 0, "", "in_ack_seq=1", "una=1100 nxt=1300 pend=2"),
+		RXQ(300 * MS, F_A, 1200, 5000 + 0x80000000U, 0, "", "in_ack_seq=1",
+		    "una=1100 nxt=1300 pend=2"),
+		/* a SYN or RST is control first, whatever its sequence number */
+		RXQ(1 * MS, F_A | SPRITZ_TCP_RST, 1200, 1, 0, "", "in_ack_ctl=1", NULL),
+		/* at the edges: data ending at rcv_wup, a segment starting at
+		 * the right edge */
+		RXQ(1 * MS, F_A, 1200, 4900, 100, "ACK:0202", "fb_ack=1", "una=1200 nxt=1300 pend=1"),
+		RXQ(1 * MS, F_A, 1200, 6000, 0, "", "", "una=1200 nxt=1300 pend=1"),
+		/* the window moved on (a later send): the old left edge is old */
+		RCV(5600, 1000),
+		RXQ(1 * MS, F_A, 1300, 5000, 100, "", "in_ack_seq=1", "una=1200 nxt=1300 pend=1"),
+		RXQ(1 * MS, F_A, 1300, 5600, 0, "ACK:0303", "fb_ack=1", "una=1300 nxt=1300 pend=0"),
+	};
+
+	RUN("ack_seq_window", t, NULL);
+}
+
 /* SACK blocks outside [snd_una, snd_nxt], empty or reversed: ignored. */
 static void test_sack_window(void)
 {
@@ -1484,7 +1541,8 @@ static void test_probe(void)
 	a.nsack = 1;
 	a.sack[0] = 1100;
 	a.sack[1] = 1200;
-	ASSERT_EQ(spritz_fb_ack_check(&fb, &st, SPRITZ_TCP_ACK, 1000), SPRITZ_FB_ACK_SCAN, "scan");
+	ASSERT_EQ(spritz_fb_ack_check(&fb, &st, SPRITZ_TCP_ACK, 1000, 0, 0), SPRITZ_FB_ACK_SCAN,
+		  "scan");
 	ASSERT_EQ(spritz_fb_ack(&fb, &st, 3 * MS, 2 * MS, &a), 1, "ACK, one loss: no TIMEOUT");
 	for (k = 0; k < SPRITZ_FB_SLOTS; k++)
 		spritz_fb_take(&fb, k, &ev);
@@ -1497,7 +1555,8 @@ static void test_probe(void)
 	}
 	a.nsack = 0;
 	a.ack = 1200 + 100 * SPRITZ_RING_SIZE;
-	ASSERT_EQ(spritz_fb_ack_check(&fb, &st, SPRITZ_TCP_ACK, a.ack), SPRITZ_FB_ACK_SCAN, "scan");
+	ASSERT_EQ(spritz_fb_ack_check(&fb, &st, SPRITZ_TCP_ACK, a.ack, 0, 0), SPRITZ_FB_ACK_SCAN,
+		  "scan");
 	ASSERT_EQ(spritz_fb_ack(&fb, &st, 9 * MS, 2 * MS, &a), SPRITZ_RING_SIZE,
 		  "a ring's worth of sends after it: isolated");
 	for (k = 0; k < SPRITZ_FB_SLOTS; k++)
@@ -1849,7 +1908,8 @@ static void test_garbage(void)
 			((__u8 *)&a)[j] = (__u8)((seed = seed * 1103515245 + 12345) >> 16);
 		memset(&st, 0, sizeof(st));
 		n = 0;
-		if (spritz_fb_ack_check(&fb, &st, (__u8)seed, a.ack) == SPRITZ_FB_ACK_SCAN)
+		if (spritz_fb_ack_check(&fb, &st, (__u8)seed, a.ack, a.tsecr, a.tsecr + (seed & 0xfff)) ==
+		    SPRITZ_FB_ACK_SCAN)
 			n = spritz_fb_ack(&fb, &st, seed, TMO_NS, &a);
 		if (!ASSERT_LE(n, SPRITZ_FB_SLOTS, "ack: outcomes bounded"))
 			return;
@@ -1891,6 +1951,7 @@ static const struct test_case tests[] = {
 	{ "congested_burst", test_congested_burst },
 	{ "dead_peer", test_dead_peer },
 	{ "ack_window", test_ack_window },
+	{ "ack_seq_window", test_ack_seq_window },
 	{ "sack_window", test_sack_window },
 	{ "handshake", test_handshake },
 	{ "ctl_sends", test_ctl_sends },

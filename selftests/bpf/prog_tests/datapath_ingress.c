@@ -21,6 +21,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include <spritz/feedback.h>
+
 #include "datapath_util.h"
 #include "test.h"
 
@@ -789,13 +791,13 @@ static void test_unmanaged(void)
 /* ------------------------------------------------- adversarial feedback */
 
 /* One step of an adversarial row, on flows to switch 2 (several paths). */
-enum { A_TX = 1, A_RX, A_ADV };
+enum { A_TX = 1, A_RX, A_ADV, A_RCV };
 
 struct aop {
 	int op;
 	uint8_t flags;	 /* TX, RX: TCP flags */
-	uint32_t seq;	 /* TX */
-	int len;	 /* TX: payload */
+	uint32_t seq;	 /* TX; RX (0: 777); RCV: rcv_wup */
+	int len;	 /* TX: payload; RCV: rcv_wnd */
 	uint32_t ack;	 /* RX */
 	int nsack;	 /* RX */
 	uint32_t sack[4];
@@ -807,6 +809,8 @@ struct aop {
 #define TXA(fl, sq, ln, ...) { .op = A_TX, .flags = (fl), .seq = (sq), .len = (ln), __VA_ARGS__ }
 #define RXA(fl, ak, ...) { .op = A_RX, .flags = (fl), .ack = (ak), __VA_ARGS__ }
 #define ADV(t) { .op = A_ADV, .ns = (t) }
+/* the receive window [wup, wup + wnd] of the SPORT flow's socket, as egress reads it */
+#define RCVA(wup, wnd) { .op = A_RCV, .seq = (wup), .len = (wnd) }
 /* past the default timeout_us, and past the coarse clock's tick on ingress */
 #define PAST_TMO ((SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL)
 
@@ -835,12 +839,13 @@ static void txp(uint16_t sport, uint8_t flags, uint32_t seq, int len)
 	ASSERT_OK(dp_run(eg, &p, &o, &ret, 0), "egress run");
 }
 
-/* A segment with @flags from DST2_6 to local port @dport on ingress. */
-static void rxp(uint16_t dport, uint8_t flags, uint32_t ack, const uint32_t *sack, int nsack)
+/* A segment [@seq, @seq] with @flags from DST2_6 to local port @dport on ingress. */
+static void rxp(uint16_t dport, uint8_t flags, uint32_t seq, uint32_t ack, const uint32_t *sack,
+		int nsack)
 {
 	uint8_t opts[40];
 	struct spec s = { .src = DST2_6, .dst = LOCAL6, .sport = DPORT, .dport = dport,
-			  .seq = 777, .ack = ack, .flags = flags, .opts = opts };
+			  .seq = seq, .ack = ack, .flags = flags, .opts = opts };
 	struct pkt p, o;
 	uint32_t ret;
 	int i;
@@ -952,6 +957,12 @@ static const struct adv_case adv_cases[] = {
 	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),
 	    RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000) },
 	  { { SOFF(fb_nack), 3 }, { SOFF(fb_no_reach), 1 }, { SOFF(eg_retrans), 1 } }, 0, 1 },
+	/* segments outside the receive window: TCP drops them unread */
+	{ "ack_outside_rcv_window",
+	  { TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), RCVA(5000, 1000),
+	    RXA(ACKF, 1200, .seq = 4000), RXA(ACKF, 1200, .seq = 6001), RXA(ACKF, 1100, .seq = 5000),
+	    ADV(PAST_TMO), RXA(ACKF, 1200, .seq = 4999, .nsack = 1, .sack = { 1100, 1200 }) },
+	  { { SOFF(in_ack_seq), 3 }, { SOFF(fb_ack), 1 } }, 1, 1 },
 	{ "fin_retrans",
 	  { TXA(DATA, 1000, 100), RXA(ACKF, 1100), TXA(FINACK, 1100, 0), ADV(3 * PAST_TMO),
 	    TXA(FINACK, 1100, 0), RXA(ACKF, 1101) },
@@ -1000,6 +1011,27 @@ static const struct adv_case adv_returns = {
 };
 
 /* The steps of row @c, on a Scout table just loaded. */
+/*
+ * The receive window of local port @sport's flow set as egress sets it
+ * from a sending socket (spritz_fb_rcv_sent()), which BPF_PROG_TEST_RUN's
+ * packets have not: written into its slot of spritz_flows.
+ */
+static void rcv_set(uint16_t sport, uint32_t wup, uint32_t wnd)
+{
+	struct spec s = { .dst = DST2_6, .sport = sport };
+	struct spritz_flow f;
+	__u32 slot;
+	long i;
+
+	i = dp_flow_slot(skel, &s, &f);
+	if (!ASSERT_GE(i, 0, "flow to set the receive window of"))
+		return;
+	spritz_fb_rcv_sent(&f.fb, wup, wnd);
+	slot = (__u32)i;
+	ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_flows), &slot, &f, BPF_EXIST),
+		  "write the flow's receive window");
+}
+
 static void adv_ops(const struct adv_case *c)
 {
 	size_t i;
@@ -1015,7 +1047,9 @@ static void adv_ops(const struct adv_case *c)
 			if (o->op == A_TX)
 				txp(port, o->flags, o->seq, o->len);
 			else if (o->op == A_RX)
-				rxp(port, o->flags, o->ack, o->sack, o->nsack);
+				rxp(port, o->flags, o->seq ? o->seq : 777, o->ack, o->sack, o->nsack);
+			else if (o->op == A_RCV)
+				rcv_set(port, o->seq, (uint32_t)o->len);
 			else
 				skel->bss->spritz_clock_offset_ns += o->ns;
 		}
