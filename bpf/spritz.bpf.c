@@ -203,7 +203,8 @@ struct spritz_ctx {
 	__u32 timeout_us;      /* the flow timeout's cap (spritz_fb_timeout_ns()) */
 	__u32 timeout_min_us;  /* its floor */
 	__u32 timeout_rtt_pct; /* its multiple of the srtt, percent */
-	__u32 __pad;
+	__u32 flow_disables;   /* host-wide disables one flow may cause ... */
+	__u64 disable_ns;      /* ... within this time (spritz_fb_disable_ok()) */
 };
 
 /*
@@ -250,12 +251,16 @@ __noinline int spritz_knobs_fetch(struct spritz_ctx *c)
 		c->timeout_min_us = SPRITZ_DEF_TIMEOUT_MIN_US;
 		c->timeout_rtt_pct = SPRITZ_DEF_TIMEOUT_RTT_PCT;
 		c->small_flow_bytes = SPRITZ_DEF_SMALL_FLOW_BYTES;
+		c->flow_disables = SPRITZ_DEF_FLOW_DISABLES;
+		c->disable_ns = SPRITZ_DEF_DISABLE_MS * 1000000ULL;
 	} else {
 		spritz_lb_cfg_from_knobs(&c->cfg, &k);
 		c->timeout_us = k.timeout_us;
 		c->timeout_min_us = k.timeout_min_us;
 		c->timeout_rtt_pct = k.timeout_rtt_pct;
 		c->small_flow_bytes = k.small_flow_bytes;
+		c->flow_disables = k.flow_disables;
+		c->disable_ns = (__u64)k.disable_ms * 1000000ULL;
 	}
 	return 0;
 }
@@ -355,47 +360,52 @@ static __always_inline struct spritz_stats *spritz_stats_get(void)
 }
 
 /*
- * One feedback event @e into the algorithm state (feedback.h counts it),
- * and its action performed (disable the path in spritz.ko).  A global
- * function: verified once, not per call site.
+ * One feedback event @e into the algorithm state (feedback.h counts it):
+ * 1 if it disables the path.  A global function: verified once, not per
+ * call site.
  */
 __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
 			     struct spritz_stats *st, const struct spritz_fb_event *e)
 {
 	if (!f || !cfg || !st || !e)
 		return 0;
-	if (!(spritz_fb_apply(&f->lb, cfg, st, e) & SPRITZ_LB_ACT_DISABLE_PATH))
-		return 0;
-	if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
-	    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, e->ev) == 0)
-		st->path_disables++;
-	else
-		st->path_disable_fail++;
-	return 0;
+	return !!(spritz_fb_apply(&f->lb, cfg, st, e) & SPRITZ_LB_ACT_DISABLE_PATH);
 }
 
-/* Deliver the outcomes the feedback core left in @f's ring. */
+/*
+ * Deliver the outcomes the feedback core left in @f's ring, with the knobs
+ * and clock of @c; a path's disable is spritz.ko's, if the flow's budget
+ * allows it (spritz_fb_disable_ok()).  Here, not in spritz_fb_one(): one
+ * frame deeper, the ingress call chain's stack passes 512 bytes on 6.1.
+ */
 static __always_inline void spritz_fb_deliver_all(struct spritz_flow *f,
-						  const struct spritz_lb_cfg *cfg,
+						  const struct spritz_ctx *c,
 						  struct spritz_stats *st)
 {
 	struct spritz_fb_event e;
 	__u32 i;
 
-	for (i = 0; i < SPRITZ_FB_SLOTS; i++)
-		if (spritz_fb_take(&f->fb, i, &e))
-			spritz_fb_one(f, cfg, st, &e);
+	for (i = 0; i < SPRITZ_FB_SLOTS; i++) {
+		if (!spritz_fb_take(&f->fb, i, &e) || !spritz_fb_one(f, &c->cfg, st, &e) ||
+		    !spritz_fb_disable_ok(f, st, c->now, c->flow_disables, c->disable_ns))
+			continue;
+		if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
+		    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, e.ev) == 0)
+			st->path_disables++;
+		else
+			st->path_disable_fail++;
+	}
 }
 
 /*
  * spritz_fb_deliver_all() as a global: verified once, called only when
  * there are outcomes.
  */
-__noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_lb_cfg *cfg,
+__noinline int spritz_fb_deliver(struct spritz_flow *f, const struct spritz_ctx *c,
 				 struct spritz_stats *st)
 {
-	if (f && cfg && st)
-		spritz_fb_deliver_all(f, cfg, st);
+	if (f && c && st)
+		spritz_fb_deliver_all(f, c, st);
 	return 0;
 }
 
@@ -808,7 +818,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		spritz_sock_state(skb, f, end);
 		repair = spritz_fb_presend(&f->fb, seq, end);
 		if (repair && spritz_retrans(f, st, seq, end, spritz_tsval(th, spritz_data_end(skb))))
-			spritz_fb_deliver(f, &c->cfg, st);
+			spritz_fb_deliver(f, c, st);
 	}
 	if (SPRITZ_BENCH_STOP(6))
 		goto out;
@@ -1048,7 +1058,7 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 			spritz_sock_state(skb, f, in->end);
 		/* inline: one more call would take the stack past 512 bytes */
 		if (record & SPRITZ_INNER_OUTCOMES)
-			spritz_fb_deliver_all(f, &c->cfg, st);
+			spritz_fb_deliver_all(f, c, st);
 	}
 	r = spritz_decide(f, c, st, segs,
 			  record & SPRITZ_INNER_REPAIR ? SPRITZ_DECIDE_REPAIR :
@@ -1356,7 +1366,7 @@ static __always_inline void spritz_ack(struct __sk_buff *skb, struct spritz_flow
 	if (SPRITZ_BENCH_STOP(5))
 		return;
 	if (spritz_ack_scan(f, &s, c, st))
-		spritz_fb_deliver(f, &c->cfg, st);
+		spritz_fb_deliver(f, c, st);
 }
 
 /*

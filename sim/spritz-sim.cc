@@ -9,7 +9,7 @@
  *	           [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]
  *	           [--minimal-tag TAG] [--hash-seed N] [--rng-seed N]
  *	           [--connect-us US] [--max-cwnd PKTS] [--progress]
- *	           [--trace-flow N] [--no-disable] [--walk]
+ *	           [--trace-flow N] [--no-disable] [--flow-disables N] [--walk]
  *
  * --seed chooses the failed links and, unless --rng-seed is given, seeds
  * the simulator's random source (path picks, Valiant, failures).
@@ -23,6 +23,8 @@
  * N; default 0): another draw of every flow's ECMP path.
  * --no-disable: the hosts judge TIMEOUTs as always (fb_timeout, Scout's
  * eviction) but disable no path, to measure what disabling costs or saves.
+ * --flow-disables N: the knob flow_disables (spritz.ko's default 4; 0: no
+ * bound): paths one flow's TIMEOUTs disable for every flow.
  *
  * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
  * switch and per host, point-to-point links at Table II's speed and cable
@@ -520,7 +522,9 @@ void fb_one(Flow *f, const spritz_fb_event *e)
 		fprintf(stderr, "trace %.3f fb kind %u ev %#06x class %u segs %u act %#x\n",
 			exp_us(), e->kind, e->ev, e->lat_class, e->segs, act);
 	/* --no-disable measures what disabling costs: the same run otherwise */
-	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH) || S->no_disable)
+	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH) || S->no_disable ||
+	    !spritz_fb_disable_ok(&f->hf, &S->st, now_ns(), S->knobs.flow_disables,
+				  (uint64_t)S->knobs.disable_ms * 1000000ULL))
 		return;
 	if (S->tables->timeout(f->sh, f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
 		S->st.path_disables++;
@@ -965,6 +969,7 @@ struct Params {
 	double fail = 0;
 	uint32_t seed = 1;
 	uint64_t deadline_us = 1000000;
+	int32_t flow_disables = -1; /* -1: the knob's default */
 };
 
 /* Switch and host nodes, host IP stacks, switch_rx() on every switch. */
@@ -1294,7 +1299,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"steered\": %llu, \"data_sent\": %llu, \"ecn_marks\": %llu, "
 		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
 		   "\"failed_links\": %zu, \"ugal_valiant\": %llu, \"ugal_minimal\": %llu, "
-		   "\"path_disables\": %llu, \"path_enables\": %llu, "
+		   "\"path_disables\": %llu, \"path_enables\": %llu, \"path_disable_withheld\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"disabled_minimal\": %llu, "
 		   "\"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
@@ -1315,7 +1320,8 @@ void write_results(FILE *o, double wall, double cpu)
 				     S->drops[SPRITZ_SW_DROP_NO_PORT] + S->drops[SPRITZ_SW_DROP_DOWN]),
 		S->failed.size(), (unsigned long long)S->ugal_val, (unsigned long long)S->ugal_min,
 		(unsigned long long)S->tables->disables, (unsigned long long)S->tables->enables,
-		(unsigned long long)dis_failed, (unsigned long long)dis_other,
+		(unsigned long long)S->st.path_disable_withheld, (unsigned long long)dis_failed,
+		(unsigned long long)dis_other,
 		(unsigned long long)dis_min,
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
 		(unsigned long long)S->st.fb_nack, (unsigned long long)S->st.fb_timeout,
@@ -1363,7 +1369,8 @@ void usage()
 		"       [--fail-links FRACTION] [--seed N] [--deadline-us US] [--queue-pkts N]\n"
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
 		"       [--minimal-tag TAG] [--hash-seed N] [--rng-seed N] [--connect-us US]\n"
-		"       [--max-cwnd PKTS] [--progress] [--trace-flow N] [--no-disable]\n");
+		"       [--max-cwnd PKTS] [--progress] [--trace-flow N] [--no-disable]\n"
+		"       [--flow-disables N]\n");
 	exit(2);
 }
 
@@ -1400,6 +1407,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		{ "connect-us", required_argument, nullptr, 'C' },
 		{ "max-cwnd", required_argument, nullptr, 'M' },
 		{ "no-disable", no_argument, nullptr, 'N' },
+		{ "flow-disables", required_argument, nullptr, 'B' },
 		{ nullptr, 0, nullptr, 0 },
 	};
 	int c;
@@ -1426,6 +1434,16 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		case 'H': S->hash_seed = strtoul(optarg, nullptr, 0); break;
 		case 'X': S->trace_flow = strtol(optarg, nullptr, 0); break;
 		case 'N': S->no_disable = true; break;
+		case 'B': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == 0 || *end || v < 0 || v > 255)
+				die("failed to parse --flow-disables %s: not a number from 0 to 255",
+				    optarg);
+			P.flow_disables = (int32_t)v;
+			break;
+		}
 		case 'C': S->setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
 		case 'M':
 			P.max_cwnd = strtoll(optarg, nullptr, 0);
@@ -1476,6 +1494,8 @@ void sim_init(Sim *S, const Params &P, const Args &A)
 	S->knobs.algorithm = S->scheme.algo >= 0 ? S->scheme.algo : SPRITZ_ALGO_SCOUT;
 	S->knobs.weighted = S->scheme.weighted;
 	S->knobs.timeout_us = P.rto_us;
+	if (P.flow_disables >= 0)
+		S->knobs.flow_disables = (uint32_t)P.flow_disables;
 	spritz_lb_cfg_from_knobs(&S->lb, &S->knobs);
 	/* no srtt at the IP layer: the flow timeout is the cap, the paper's RTO */
 	S->dupthresh = P.dupthresh;

@@ -1150,6 +1150,33 @@ static __always_inline __u32 spritz_fb_apply(struct spritz_lb_flow *lb,
 }
 
 /*
+ * May a TIMEOUT of flow @f, at @now, disable its path for every flow of
+ * the host?  Its evidence is the word of one peer, which a malicious
+ * receiver can shape (ACK the sends on every path but one): so one flow
+ * disables at most @max paths within @window_ns of the first of them
+ * (knobs flow_disables and disable_ms), and a TIMEOUT beyond that stays
+ * the flow's own - its samples avoid the EV (spritz_fb_avoid()) - and is
+ * counted (path_disable_withheld).  @max 0: no bound (the paper).
+ */
+static __always_inline int spritz_fb_disable_ok(struct spritz_flow *f, struct spritz_stats *st,
+						__u64 now, __u32 max, __u64 window_ns)
+{
+	if (!max)
+		return 1;
+	if (!f->disables || now - f->disables_ns >= window_ns) {
+		f->disables_ns = now;
+		f->disables = 1;
+		return 1;
+	}
+	if (f->disables < max) { /* max <= 255 (knobs.h) */
+		f->disables++;
+		return 1;
+	}
+	st->path_disable_withheld++;
+	return 0;
+}
+
+/*
  * Are outer addresses @src, @dst (4 32-bit words each, or 1 if @v4, in
  * network order as in the packet) those of tunnel flow @k (IPv4
  * v4-mapped), reversed?  Inner ACKs count only from the tunnel peer the

@@ -222,7 +222,8 @@ struct spritz_flow {
 	__u32 inner_addrs;	  /* F_INNER: xor of its address words */
 	__u16 last_ev;		  /* EV of the last steered packet */
 	__u8 last_lat_class;
-	__u8 __pad;
+	__u8 disables;		  /* host-wide path disables since disables_ns */
+	__u64 disables_ns;	  /* ... (spritz_fb_disable_ok()) */
 	struct spritz_fb_flow fb; /* sequence space and ring (TCP, or inner TCP) */
 };
 
@@ -295,6 +296,7 @@ struct spritz_stats {
 	__u64 evictions;	/* buffer entries removed by feedback */
 	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
 	__u64 path_disable_fail;
+	__u64 path_disable_withheld; /* TIMEOUTs past their flow's flow_disables: its own */
 };
 
 /* --------------------------------------------------------- spritzctl */

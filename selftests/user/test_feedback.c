@@ -100,8 +100,8 @@ struct step {
 /* The core's counters, by name (the fields of struct spritz_stats it moves). */
 #define FB_COUNTERS(X)                                                                      \
 	X(eg_retrans) X(eg_ring_overrun) X(in_sack_blocks) X(in_ack_unsent) X(in_ack_old)   \
-	X(in_ack_ctl) X(in_ack_seq) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout) X(evictions)   \
-	X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated) X(fb_congested)   \
+	X(in_ack_ctl) X(in_ack_seq) X(in_sack_bad) X(fb_ack) X(fb_ecn) X(fb_nack) X(fb_timeout)   \
+	X(evictions) X(fb_sack_lost) X(fb_path_alive) X(fb_no_reach) X(fb_isolated) X(fb_congested)   \
 	X(fb_verify)
 
 static const struct {
@@ -1360,6 +1360,47 @@ static void test_ack_seq_window(void)
 	RUN("ack_seq_window", t, NULL);
 }
 
+/*
+ * One flow's host-wide disables (spritz_fb_disable_ok()): at most max
+ * within the window from the first, the rest withheld and counted; max 0
+ * bounds nothing; a window over (or a start the clock is before) begins
+ * another.
+ */
+static void test_disable_budget(void)
+{
+	static const struct {
+		__u64 now;
+		__u32 max;
+		int ok;
+		__u8 disables; /* after */
+		__u64 since;   /* after */
+	} t[] = {
+		{ 1000 * MS, 2, 1, 1, 1000 * MS },
+		{ 1500 * MS, 2, 1, 2, 1000 * MS },
+		{ 1999 * MS, 2, 0, 2, 1000 * MS }, /* window 1 s: spent */
+		{ 1999 * MS, 3, 1, 3, 1000 * MS }, /* the knob raised */
+		{ 1999 * MS, 0, 1, 3, 1000 * MS }, /* no bound: the paper */
+		{ 2000 * MS, 3, 1, 1, 2000 * MS }, /* a new window */
+		{ 1000 * MS, 1, 1, 1, 1000 * MS }, /* the clock before the start */
+	};
+	struct spritz_flow f;
+	struct spritz_stats st;
+	char what[64];
+	size_t i;
+	__u64 withheld = 0;
+
+	memset(&f, 0, sizeof(f));
+	memset(&st, 0, sizeof(st));
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		snprintf(what, sizeof(what), "disable_budget row %zu", i + 1);
+		ASSERT_EQ(spritz_fb_disable_ok(&f, &st, t[i].now, t[i].max, 1000 * MS), t[i].ok, what);
+		withheld += !t[i].ok;
+		ASSERT_EQ(st.path_disable_withheld, withheld, what);
+		ASSERT_EQ(f.disables, t[i].disables, what);
+		ASSERT_EQ(f.disables_ns, t[i].since, what);
+	}
+}
+
 /* SACK blocks outside [snd_una, snd_nxt], empty or reversed: ignored. */
 static void test_sack_window(void)
 {
@@ -1952,6 +1993,7 @@ static const struct test_case tests[] = {
 	{ "dead_peer", test_dead_peer },
 	{ "ack_window", test_ack_window },
 	{ "ack_seq_window", test_ack_seq_window },
+	{ "disable_budget", test_disable_budget },
 	{ "sack_window", test_sack_window },
 	{ "handshake", test_handshake },
 	{ "ctl_sends", test_ctl_sends },

@@ -828,16 +828,17 @@ static void test_repair_avoid(void)
  */
 static void test_devices(void)
 {
-	int fd = bpf_map__fd(skel->maps.spritz_devs);
 	struct spritz_dev_key k = { .ifindex = DP_TEST_IFINDEX };
 	struct spritz_stats st0, st1;
 	struct spec s = TCP6();
 	struct spritz_flow f;
 	struct pkt in, out;
 	uint32_t ret;
+	int fd;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
 		return;
+	fd = bpf_map__fd(skel->maps.spritz_devs);
 	dp_reset(skel);
 	pkt_build(&in, &s);
 	ASSERT_OK(bpf_map_delete_elem(fd, &k), "remove the device");

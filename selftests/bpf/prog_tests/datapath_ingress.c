@@ -791,12 +791,12 @@ static void test_unmanaged(void)
 /* ------------------------------------------------- adversarial feedback */
 
 /* One step of an adversarial row, on flows to switch 2 (several paths). */
-enum { A_TX = 1, A_RX, A_ADV, A_RCV };
+enum { A_TX = 1, A_RX, A_ADV, A_RCV, A_SPENT };
 
 struct aop {
 	int op;
 	uint8_t flags;	 /* TX, RX: TCP flags */
-	uint32_t seq;	 /* TX; RX (0: 777); RCV: rcv_wup */
+	uint32_t seq;	 /* TX; RX (0: 777); RCV: rcv_wup; SPENT: disables */
 	int len;	 /* TX: payload; RCV: rcv_wnd */
 	uint32_t ack;	 /* RX */
 	int nsack;	 /* RX */
@@ -811,6 +811,8 @@ struct aop {
 #define ADV(t) { .op = A_ADV, .ns = (t) }
 /* the receive window [wup, wup + wnd] of the SPORT flow's socket, as egress reads it */
 #define RCVA(wup, wnd) { .op = A_RCV, .seq = (wup), .len = (wnd) }
+/* the SPORT flow made n host-wide disables at 1 ns, within disable_ms of now */
+#define SPENT(n) { .op = A_SPENT, .seq = (n) }
 /* past the default timeout_us, and past the coarse clock's tick on ingress */
 #define PAST_TMO ((SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL)
 
@@ -821,7 +823,7 @@ struct adv_want {
 
 struct adv_case {
 	const char *name;
-	struct aop ops[16];
+	struct aop ops[20];
 	struct adv_want want[6]; /* counter deltas; every fb_* not named must stay 0 */
 	int pending;		 /* pending sends of the SPORT flow after (-1: no such flow) */
 	int flows;		 /* entries in spritz_flows after */
@@ -998,10 +1000,11 @@ static void verified_first(const char *name)
  * answers; the flow's next new data goes to the suspect's EV (a verify
  * send, spritz_fb_verify()) and is delivered: nothing is disabled.
  */
-#define PEER_RETURNS                                                                        \
-	TXA(DATA, 1000, 100), TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100),    \
-		RXA(ACKF, 1000), ADV(PAST_TMO), RXA(ACKF, 1000), TXA(DATA, 1000, 100),      \
-		RXA(ACKF, 1100)
+#define PEER_RETURNS TXA(DATA, 1000, 100), PEER_RETURNS_REST
+/* ... after its first send */
+#define PEER_RETURNS_REST                                                                   \
+	TXA(DATA, 1100, 100), ADV(PAST_TMO), TXA(DATA, 1000, 100), RXA(ACKF, 1000),         \
+		ADV(PAST_TMO), RXA(ACKF, 1000), TXA(DATA, 1000, 100), RXA(ACKF, 1100)
 
 static const struct adv_case adv_returns = {
 	"peer_silent_returns",
@@ -1012,11 +1015,13 @@ static const struct adv_case adv_returns = {
 
 /* The steps of row @c, on a Scout table just loaded. */
 /*
- * The receive window of local port @sport's flow set as egress sets it
- * from a sending socket (spritz_fb_rcv_sent()), which BPF_PROG_TEST_RUN's
- * packets have not: written into its slot of spritz_flows.
+ * Local port @sport's flow state edited by @edit with @o's values, written
+ * back into its slot of spritz_flows: state that the test runs' packets
+ * cannot make (the receive window egress reads from a sending socket,
+ * which BPF_PROG_TEST_RUN's packets have not; disables of the past).
  */
-static void rcv_set(uint16_t sport, uint32_t wup, uint32_t wnd)
+static void flow_edit(uint16_t sport, void (*edit)(struct spritz_flow *, const struct aop *),
+		      const struct aop *o)
 {
 	struct spec s = { .dst = DST2_6, .sport = sport };
 	struct spritz_flow f;
@@ -1024,12 +1029,25 @@ static void rcv_set(uint16_t sport, uint32_t wup, uint32_t wnd)
 	long i;
 
 	i = dp_flow_slot(skel, &s, &f);
-	if (!ASSERT_GE(i, 0, "flow to set the receive window of"))
+	if (!ASSERT_GE(i, 0, "flow to edit"))
 		return;
-	spritz_fb_rcv_sent(&f.fb, wup, wnd);
+	edit(&f, o);
 	slot = (__u32)i;
 	ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_flows), &slot, &f, BPF_EXIST),
-		  "write the flow's receive window");
+		  "write the flow's state");
+}
+
+/* A_RCV: the socket's receive window [seq, seq + len] (spritz_fb_rcv_sent()). */
+static void edit_rcv(struct spritz_flow *f, const struct aop *o)
+{
+	spritz_fb_rcv_sent(&f->fb, o->seq, (uint32_t)o->len);
+}
+
+/* A_SPENT: seq host-wide disables made at time 1 ns (spritz_fb_disable_ok()). */
+static void edit_spent(struct spritz_flow *f, const struct aop *o)
+{
+	f->disables = (__u8)o->seq;
+	f->disables_ns = 1;
 }
 
 static void adv_ops(const struct adv_case *c)
@@ -1049,7 +1067,9 @@ static void adv_ops(const struct adv_case *c)
 			else if (o->op == A_RX)
 				rxp(port, o->flags, o->seq ? o->seq : 777, o->ack, o->sack, o->nsack);
 			else if (o->op == A_RCV)
-				rcv_set(port, o->seq, (uint32_t)o->len);
+				flow_edit(port, edit_rcv, o);
+			else if (o->op == A_SPENT)
+				flow_edit(port, edit_spent, o);
 			else
 				skel->bss->spritz_clock_offset_ns += o->ns;
 		}
@@ -1093,38 +1113,79 @@ static void run_adv(const struct adv_case *c)
  * The same return, but the first send's path stays dead: the verify send
  * is lost (a SACK hole) while the sends after it arrive, its path's
  * second loss: a TIMEOUT, and spritz.ko disables that path, no other.
+ * Unless the flow has made flow_disables host-wide disables already within
+ * disable_ms (one hour here, from time 1 ns): then the TIMEOUT is the
+ * flow's own (spritz_fb_disable_ok()), nothing is disabled.  flow_disables
+ * 0 bounds nothing; once disable_ms has passed, the flow may disable again.
  */
 static void test_verify_dead(void)
 {
-	/* only the steps: the expectations are the asserts below */
-	static const struct adv_case c = {
-		.name = "verify_dead",
-		.ops = { PEER_RETURNS, TXA(DATA, 1200, 100), TXA(DATA, 1300, 100),
-			 TXA(DATA, 1400, 100), TXA(DATA, 1500, 100),
-			 RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }), ADV(PAST_TMO),
-			 RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }) },
+#define VERIFY_DEAD_TAIL                                                              \
+	TXA(DATA, 1200, 100), TXA(DATA, 1300, 100), TXA(DATA, 1400, 100),               \
+		TXA(DATA, 1500, 100), RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }),  \
+		ADV(PAST_TMO), RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 })
+#define VERIFY_DEAD PEER_RETURNS, VERIFY_DEAD_TAIL
+/* ... with the flow's past disables set after its first send */
+#define VERIFY_DEAD_SPENT(n) \
+	TXA(DATA, 1000, 100), SPENT(n), PEER_RETURNS_REST, VERIFY_DEAD_TAIL
+	static const struct {
+		struct adv_case c; /* only the steps: the expectations follow */
+		int flow_disables, disable_ms;
+		uint64_t disables, withheld;
+	} rows[] = {
+		{ { .name = "verify_dead", .ops = { VERIFY_DEAD } },
+		  SPRITZ_DEF_FLOW_DISABLES, 3600000, 1, 0 },
+		{ { .name = "verify_dead_unbounded",
+		    .ops = { VERIFY_DEAD_SPENT(255) } },
+		  0, 3600000, 1, 0 },
+		{ { .name = "verify_dead_budget_left",
+		    .ops = { VERIFY_DEAD_SPENT(1) } },
+		  2, 3600000, 1, 0 },
+		{ { .name = "verify_dead_budget_spent",
+		    .ops = { VERIFY_DEAD_SPENT(2) } },
+		  2, 3600000, 0, 1 },
+		/* disable_ms past since 1 ns: the guest's clock is past 1 s (its boot) */
+		{ { .name = "verify_dead_budget_expired",
+		    .ops = { VERIFY_DEAD_SPENT(2) } },
+		  2, 1000, 1, 0 },
 	};
+#undef VERIFY_DEAD
+#undef VERIFY_DEAD_SPENT
+#undef VERIFY_DEAD_TAIL
 	struct spec s = { .dst = DST2_6, .sport = SPORT };
 	struct spritz_stats s0, d;
 	struct spritz_flow f;
+	char what[160];
+	size_t i;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton") || !ASSERT_OK_PTR(nl, "netlink"))
 		return;
-	start("scout");
-	dp_stats(skel, &s0);
-	adv_ops(&c);
-	stats_delta(&s0, &d);
-	ASSERT_EQ(d.fb_no_reach, 1, "fb_no_reach: the first loss without evidence");
-	ASSERT_EQ(d.fb_verify, 1, "fb_verify");
-	ASSERT_EQ(d.dec_verify, 1, "dec_verify");
-	ASSERT_EQ(d.fb_nack, 4, "fb_nack: three sends, the verify send");
-	ASSERT_EQ(d.fb_ack, 4, "fb_ack: the last repair, three sends");
-	ASSERT_EQ(d.fb_timeout, 1, "fb_timeout");
-	ASSERT_EQ(d.path_disables, 1, "path_disables");
-	ASSERT_EQ(d2_disabled(), 1, "one path of switch 2 disabled");
-	if (ASSERT_OK(dp_flow(skel, &s, &f), "flow state"))
-		ASSERT_GT(path_disabled_ms(2, f.fb.ring[0].ev), 0, "the first send's path");
-	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		const char *n = rows[i].c.name;
+
+		start("scout");
+		ASSERT_OK(knob_set("flow_disables", rows[i].flow_disables), "flow_disables");
+		ASSERT_OK(knob_set("disable_ms", rows[i].disable_ms), "disable_ms");
+		dp_stats(skel, &s0);
+		adv_ops(&rows[i].c);
+		stats_delta(&s0, &d);
+#define W(what_) (snprintf(what, sizeof(what), "%s: %s", n, what_), what)
+		ASSERT_EQ(d.fb_no_reach, 1, W("fb_no_reach: the first loss without evidence"));
+		ASSERT_EQ(d.fb_verify, 1, W("fb_verify"));
+		ASSERT_EQ(d.dec_verify, 1, W("dec_verify"));
+		ASSERT_EQ(d.fb_nack, 4, W("fb_nack: three sends, the verify send"));
+		ASSERT_EQ(d.fb_ack, 4, W("fb_ack: the last repair, three sends"));
+		ASSERT_EQ(d.fb_timeout, 1, W("fb_timeout"));
+		ASSERT_EQ(d.path_disables, rows[i].disables, W("path_disables"));
+		ASSERT_EQ(d.path_disable_withheld, rows[i].withheld, W("path_disable_withheld"));
+		ASSERT_EQ(d2_disabled(), rows[i].disables, W("paths of switch 2 disabled"));
+		if (rows[i].disables && ASSERT_OK(dp_flow(skel, &s, &f), W("flow state")))
+			ASSERT_GT(path_disabled_ms(2, f.fb.ring[0].ev), 0, W("the first send's path"));
+#undef W
+		ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
+	}
+	ASSERT_OK(knob_set("flow_disables", SPRITZ_DEF_FLOW_DISABLES), "restore flow_disables");
+	ASSERT_OK(knob_set("disable_ms", SPRITZ_DEF_DISABLE_MS), "restore disable_ms");
 }
 
 /* Handshakes, forged and stale ACKs, floods: the adversarial table. */
