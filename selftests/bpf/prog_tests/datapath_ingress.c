@@ -802,7 +802,7 @@ struct aop {
 	int nsack;	 /* RX */
 	uint32_t sack[4];
 	int n;		 /* TX, RX: repeated on n local ports from PORT_FLOOD (0: SPORT once) */
-	uint64_t ns;	 /* ADV: the clock moves on */
+	uint64_t ns;	 /* ADV: the clock moves on; SPENT: how long ago */
 };
 
 #define PORT_FLOOD 41000
@@ -811,8 +811,8 @@ struct aop {
 #define ADV(t) { .op = A_ADV, .ns = (t) }
 /* the receive window [wup, wup + wnd] of the SPORT flow's socket, as egress reads it */
 #define RCVA(wup, wnd) { .op = A_RCV, .seq = (wup), .len = (wnd) }
-/* the SPORT flow made n host-wide disables at 1 ns, within disable_ms of now */
-#define SPENT(n) { .op = A_SPENT, .seq = (n) }
+/* the SPORT flow made n host-wide disables, the first ago ns before now */
+#define SPENT(n, ago) { .op = A_SPENT, .seq = (n), .ns = (ago) }
 /* past the default timeout_us, and past the coarse clock's tick on ingress */
 #define PAST_TMO ((SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL)
 
@@ -1043,11 +1043,19 @@ static void edit_rcv(struct spritz_flow *f, const struct aop *o)
 	spritz_fb_rcv_sent(&f->fb, o->seq, (uint32_t)o->len);
 }
 
-/* A_SPENT: seq host-wide disables made at time 1 ns (spritz_fb_disable_ok()). */
+/*
+ * A_SPENT: seq host-wide disables, the first ns ago on the datapath's
+ * clock (bpf_ktime_get_ns(), CLOCK_MONOTONIC, plus the tests' offset):
+ * spritz_fb_disable_ok()'s window.
+ */
 static void edit_spent(struct spritz_flow *f, const struct aop *o)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	f->disables = (__u8)o->seq;
-	f->disables_ns = 1;
+	f->disables_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec +
+			 skel->bss->spritz_clock_offset_ns - o->ns;
 }
 
 static void adv_ops(const struct adv_case *c)
@@ -1114,9 +1122,9 @@ static void run_adv(const struct adv_case *c)
  * is lost (a SACK hole) while the sends after it arrive, its path's
  * second loss: a TIMEOUT, and spritz.ko disables that path, no other.
  * Unless the flow has made flow_disables host-wide disables already within
- * disable_ms (one hour here, from time 1 ns): then the TIMEOUT is the
- * flow's own (spritz_fb_disable_ok()), nothing is disabled.  flow_disables
- * 0 bounds nothing; once disable_ms has passed, the flow may disable again.
+ * disable_ms (one hour here) of the first: then the TIMEOUT is the flow's
+ * own (spritz_fb_disable_ok()), nothing is disabled.  flow_disables 0
+ * bounds nothing; once disable_ms has passed, the flow may disable again.
  */
 static void test_verify_dead(void)
 {
@@ -1126,8 +1134,9 @@ static void test_verify_dead(void)
 		ADV(PAST_TMO), RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 })
 #define VERIFY_DEAD PEER_RETURNS, VERIFY_DEAD_TAIL
 /* ... with the flow's past disables set after its first send */
-#define VERIFY_DEAD_SPENT(n) \
-	TXA(DATA, 1000, 100), SPENT(n), PEER_RETURNS_REST, VERIFY_DEAD_TAIL
+#define VERIFY_DEAD_SPENT(n, ago) \
+	TXA(DATA, 1000, 100), SPENT(n, ago), PEER_RETURNS_REST, VERIFY_DEAD_TAIL
+#define HOUR_NS 3600000000000ULL
 	static const struct {
 		struct adv_case c; /* only the steps: the expectations follow */
 		int flow_disables, disable_ms;
@@ -1136,22 +1145,23 @@ static void test_verify_dead(void)
 		{ { .name = "verify_dead", .ops = { VERIFY_DEAD } },
 		  SPRITZ_DEF_FLOW_DISABLES, 3600000, 1, 0 },
 		{ { .name = "verify_dead_unbounded",
-		    .ops = { VERIFY_DEAD_SPENT(255) } },
+		    .ops = { VERIFY_DEAD_SPENT(255, 0) } },
 		  0, 3600000, 1, 0 },
 		{ { .name = "verify_dead_budget_left",
-		    .ops = { VERIFY_DEAD_SPENT(1) } },
+		    .ops = { VERIFY_DEAD_SPENT(1, 0) } },
 		  2, 3600000, 1, 0 },
 		{ { .name = "verify_dead_budget_spent",
-		    .ops = { VERIFY_DEAD_SPENT(2) } },
+		    .ops = { VERIFY_DEAD_SPENT(2, 0) } },
 		  2, 3600000, 0, 1 },
-		/* disable_ms past since 1 ns: the guest's clock is past 1 s (its boot) */
+		/* the first of them two hours ago: the window (an hour) is over */
 		{ { .name = "verify_dead_budget_expired",
-		    .ops = { VERIFY_DEAD_SPENT(2) } },
-		  2, 1000, 1, 0 },
+		    .ops = { VERIFY_DEAD_SPENT(2, 2 * HOUR_NS) } },
+		  2, 3600000, 1, 0 },
 	};
 #undef VERIFY_DEAD
 #undef VERIFY_DEAD_SPENT
 #undef VERIFY_DEAD_TAIL
+#undef HOUR_NS
 	struct spec s = { .dst = DST2_6, .sport = SPORT };
 	struct spritz_stats s0, d;
 	struct spritz_flow f;
