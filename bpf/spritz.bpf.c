@@ -620,12 +620,6 @@ static __always_inline __u32 spritz_tcp_paylen(const struct spritz_tcp *th, __u3
 	return l4_len - (th->doff_res >> 4) * 4;
 }
 
-/* Sequence space of a segment of @paylen bytes with @flags: SYN, FIN take one. */
-static __always_inline __u32 spritz_tcp_seqlen(__u8 flags, __u32 paylen)
-{
-	return paylen + !!(flags & SPRITZ_TCP_SYN) + !!(flags & SPRITZ_TCP_FIN);
-}
-
 /*
  * The headers of a packet parsed before, rebuilt in a global subprogram
  * from their offsets (@l3_off, @l4_off; @l4_len from the parse): 0, or -1

@@ -647,7 +647,7 @@ void host_ack(Flow *f, const TcpBits &tb, uint32_t paylen, const uint8_t *h)
 	Sim *S = g_sim;
 	spritz_fb_ackinfo a;
 	uint32_t olen = tb.doff * 4u, i = 20;
-	uint32_t end = tb.seq + paylen + !!(tb.flags & SPRITZ_TCP_SYN) + !!(tb.flags & SPRITZ_TCP_FIN);
+	uint32_t end = tb.seq + spritz_tcp_seqlen(tb.flags, paylen);
 
 	/* no receive window (spritz_fb_rcv_sent()): ns-3's sockets do not show theirs */
 	if (!f->hf_init || spritz_fb_ack_check(&f->hf.fb, &S->st, tb.flags, tb.ack, tb.seq, end) !=

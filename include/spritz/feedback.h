@@ -164,6 +164,12 @@ static __always_inline int spritz_seq_overlap(__u32 a, __u32 a_end, __u32 b, __u
 	return spritz_seq_before(a, b_end) && spritz_seq_before(b, a_end);
 }
 
+/* Sequence space of a segment of @paylen bytes with @flags: SYN, FIN take one. */
+static __always_inline __u32 spritz_tcp_seqlen(__u8 flags, __u32 paylen)
+{
+	return paylen + !!(flags & SPRITZ_TCP_SYN) + !!(flags & SPRITZ_TCP_FIN);
+}
+
 /* The class of an outgoing segment with @flags and @paylen payload bytes. */
 static __always_inline int spritz_fb_seg_kind(__u8 flags, __u32 paylen)
 {

@@ -226,14 +226,13 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 		struct spritz_fb_event ev;
 		__u32 k, nout = 0, taken = 0;
 		size_t off = 0;
+		__u32 end = s->seq + spritz_tcp_seqlen(s->flags, s->len); /* TX, RX */
 
 		snprintf(what, sizeof(what), "%s step %zu", name, i + 1);
 		got[0] = 0;
 		st0 = st;
 		if (s->op == OP_TX) {
 			int kind = spritz_fb_seg_kind(s->flags, s->len);
-			__u32 end = s->seq + s->len + !!(s->flags & SPRITZ_TCP_SYN) +
-				    !!(s->flags & SPRITZ_TCP_FIN);
 
 			if (kind == SPRITZ_SEG_DATA) {
 				int repair = spritz_fb_presend(&fb, s->seq, end);
@@ -252,8 +251,6 @@ static void run_trace(const char *name, const struct step *s, size_t n, __u32 *d
 			spritz_fb_rcv_sent(&fb, s->seq, s->len);
 		} else {
 			struct spritz_fb_ackinfo a;
-			__u32 end = s->seq + s->len + !!(s->flags & SPRITZ_TCP_SYN) +
-				    !!(s->flags & SPRITZ_TCP_FIN);
 
 			memset(&a, 0, sizeof(a));
 			a.ack = s->ack;

@@ -1013,7 +1013,6 @@ static const struct adv_case adv_returns = {
 	  { SOFF(dec_verify), 1 }, { SOFF(fb_ack), 2 }, { SOFF(eg_retrans), 2 } }, 0, 1
 };
 
-/* The steps of row @c, on a Scout table just loaded. */
 /*
  * Local port @sport's flow state edited by @edit with @o's values, written
  * back into its slot of spritz_flows: state that the test runs' packets
@@ -1058,6 +1057,7 @@ static void edit_spent(struct spritz_flow *f, const struct aop *o)
 			 skel->bss->spritz_clock_offset_ns - o->ns;
 }
 
+/* The steps of row @c, on a Scout table just loaded. */
 static void adv_ops(const struct adv_case *c)
 {
 	size_t i;
