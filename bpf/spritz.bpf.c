@@ -158,6 +158,13 @@ struct {
 } spritz_inner SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct spritz_peer_key);
+	__type(value, struct spritz_peer);
+	__uint(max_entries, SPRITZ_PEERS_MAX);
+} spritz_peers SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
 	__type(value, struct spritz_stats);
@@ -203,8 +210,8 @@ struct spritz_ctx {
 	__u32 timeout_us;      /* the flow timeout's cap (spritz_fb_timeout_ns()) */
 	__u32 timeout_min_us;  /* its floor */
 	__u32 timeout_rtt_pct; /* its multiple of the srtt, percent */
-	__u32 flow_disables;   /* host-wide disables one flow may cause ... */
-	__u64 disable_ns;      /* ... within this time (spritz_fb_disable_ok()) */
+	__u32 __pad;
+	struct spritz_fb_bounds disables; /* spritz_fb_disable_ok()'s */
 };
 
 /*
@@ -251,16 +258,18 @@ __noinline int spritz_knobs_fetch(struct spritz_ctx *c)
 		c->timeout_min_us = SPRITZ_DEF_TIMEOUT_MIN_US;
 		c->timeout_rtt_pct = SPRITZ_DEF_TIMEOUT_RTT_PCT;
 		c->small_flow_bytes = SPRITZ_DEF_SMALL_FLOW_BYTES;
-		c->flow_disables = SPRITZ_DEF_FLOW_DISABLES;
-		c->disable_ns = SPRITZ_DEF_DISABLE_MS * 1000000ULL;
+		c->disables.flow = SPRITZ_DEF_FLOW_DISABLES;
+		c->disables.peer = SPRITZ_DEF_PEER_DISABLES;
+		c->disables.window_ns = SPRITZ_DEF_DISABLE_MS * 1000000ULL;
 	} else {
 		spritz_lb_cfg_from_knobs(&c->cfg, &k);
 		c->timeout_us = k.timeout_us;
 		c->timeout_min_us = k.timeout_min_us;
 		c->timeout_rtt_pct = k.timeout_rtt_pct;
 		c->small_flow_bytes = k.small_flow_bytes;
-		c->flow_disables = k.flow_disables;
-		c->disable_ns = (__u64)k.disable_ms * 1000000ULL;
+		c->disables.flow = k.flow_disables;
+		c->disables.peer = k.peer_disables;
+		c->disables.window_ns = (__u64)k.disable_ms * 1000000ULL;
 	}
 	return 0;
 }
@@ -372,11 +381,39 @@ __noinline int spritz_fb_one(struct spritz_flow *f, const struct spritz_lb_cfg *
 	return !!(spritz_fb_apply(&f->lb, cfg, st, e) & SPRITZ_LB_ACT_DISABLE_PATH);
 }
 
+/* A zero peer entry to create entries from. */
+const struct spritz_peer spritz_peer_zero;
+
+/*
+ * May a TIMEOUT of @f disable its path for the host (spritz_fb_disable_ok())?
+ * The flow's peer entry is made at its first disable; if none can be
+ * made, the peer goes uncounted.  Global: called only for a TIMEOUT, and
+ * inline its map calls' spills would take the ingress chain's stack past
+ * 512 bytes.  The key is copied: a map helper takes no argument memory.
+ */
+__noinline int spritz_disable_ok(struct spritz_flow *f, const struct spritz_ctx *c,
+				 struct spritz_stats *st)
+{
+	struct spritz_peer *p = NULL;
+	struct spritz_peer_key k;
+
+	if (!f || !c || !st)
+		return 0;
+	if (c->disables.peer) {
+		__builtin_memcpy(k.addr, f->key.daddr, sizeof(k.addr));
+		p = bpf_map_lookup_elem(&spritz_peers, &k);
+		if (!p && !bpf_map_update_elem(&spritz_peers, &k, &spritz_peer_zero, BPF_NOEXIST))
+			p = bpf_map_lookup_elem(&spritz_peers, &k);
+	}
+	return spritz_fb_disable_ok(f, p, st, c->now, &c->disables);
+}
+
 /*
  * Deliver the outcomes the feedback core left in @f's ring, with the knobs
- * and clock of @c; a path's disable is spritz.ko's, if the flow's budget
- * allows it (spritz_fb_disable_ok()).  Here, not in spritz_fb_one(): one
- * frame deeper, the ingress call chain's stack passes 512 bytes on 6.1.
+ * and clock of @c; a path's disable is spritz.ko's, if the flow's and its
+ * peer's budgets allow it (spritz_disable_ok()).  Here, not in
+ * spritz_fb_one(): one frame deeper, the ingress call chain's stack passes
+ * 512 bytes on 6.1.
  */
 static __always_inline void spritz_fb_deliver_all(struct spritz_flow *f,
 						  const struct spritz_ctx *c,
@@ -387,7 +424,7 @@ static __always_inline void spritz_fb_deliver_all(struct spritz_flow *f,
 
 	for (i = 0; i < SPRITZ_FB_SLOTS; i++) {
 		if (!spritz_fb_take(&f->fb, i, &e) || !spritz_fb_one(f, &c->cfg, st, &e) ||
-		    !spritz_fb_disable_ok(f, st, c->now, c->flow_disables, c->disable_ns))
+		    !spritz_disable_ok(f, c, st))
 			continue;
 		if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
 		    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, e.ev) == 0)

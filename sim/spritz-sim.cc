@@ -9,7 +9,8 @@
  *	           [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]
  *	           [--minimal-tag TAG] [--hash-seed N] [--rng-seed N]
  *	           [--connect-us US] [--max-cwnd PKTS] [--progress]
- *	           [--trace-flow N] [--no-disable] [--flow-disables N] [--walk]
+ *	           [--trace-flow N] [--no-disable] [--flow-disables N]
+ *	           [--peer-disables N] [--walk]
  *
  * --seed chooses the failed links and, unless --rng-seed is given, seeds
  * the simulator's random source (path picks, Valiant, failures).
@@ -25,6 +26,8 @@
  * eviction) but disable no path, to measure what disabling costs or saves.
  * --flow-disables N: the knob flow_disables (spritz.ko's default 4; 0: no
  * bound): paths one flow's TIMEOUTs disable for every flow.
+ * --peer-disables N: the knob peer_disables (default 8; 0: no bound): the
+ * same for all flows of a host to one peer host.
  *
  * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
  * switch and per host, point-to-point links at Table II's speed and cable
@@ -61,6 +64,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 #include "ns3/core-module.h"
 #include "ns3/internet-module.h"
@@ -247,6 +251,9 @@ struct Sim {
 	int64_t trace_flow = -1; /* --trace-flow: the flow whose sends and feedback go to stderr */
 	bool no_disable = false; /* --no-disable: TIMEOUTs judged, no path disabled */
 	uint64_t setup_ns = 20000; /* --connect-us: connections open this long before time 0 */
+	spritz_fb_bounds disables;  /* the knobs of spritz_fb_disable_ok() */
+	/* each host's spritz_peers: (host << 32 | peer host) -> its budget */
+	std::unordered_map<uint64_t, spritz_peer> peers;
 };
 
 Ipv4Address host_addr(uint32_t s, uint32_t k)
@@ -522,9 +529,10 @@ void fb_one(Flow *f, const spritz_fb_event *e)
 		fprintf(stderr, "trace %.3f fb kind %u ev %#06x class %u segs %u act %#x\n",
 			exp_us(), e->kind, e->ev, e->lat_class, e->segs, act);
 	/* --no-disable measures what disabling costs: the same run otherwise */
-	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH) || S->no_disable ||
-	    !spritz_fb_disable_ok(&f->hf, &S->st, now_ns(), S->knobs.flow_disables,
-				  (uint64_t)S->knobs.disable_ms * 1000000ULL))
+	if (!(act & SPRITZ_LB_ACT_DISABLE_PATH) || S->no_disable)
+		return;
+	spritz_peer *p = S->disables.peer ? &S->peers[(uint64_t)f->sh << 32 | f->dh] : nullptr;
+	if (!spritz_fb_disable_ok(&f->hf, p, &S->st, now_ns(), &S->disables))
 		return;
 	if (S->tables->timeout(f->sh, f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
 		S->st.path_disables++;
@@ -970,6 +978,7 @@ struct Params {
 	uint32_t seed = 1;
 	uint64_t deadline_us = 1000000;
 	int32_t flow_disables = -1; /* -1: the knob's default */
+	int32_t peer_disables = -1; /* -1: the knob's default */
 };
 
 /* Switch and host nodes, host IP stacks, switch_rx() on every switch. */
@@ -1300,6 +1309,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
 		   "\"failed_links\": %zu, \"ugal_valiant\": %llu, \"ugal_minimal\": %llu, "
 		   "\"path_disables\": %llu, \"path_enables\": %llu, \"path_disable_withheld\": %llu, "
+		   "\"path_disable_peer_withheld\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"disabled_minimal\": %llu, "
 		   "\"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
@@ -1320,7 +1330,8 @@ void write_results(FILE *o, double wall, double cpu)
 				     S->drops[SPRITZ_SW_DROP_NO_PORT] + S->drops[SPRITZ_SW_DROP_DOWN]),
 		S->failed.size(), (unsigned long long)S->ugal_val, (unsigned long long)S->ugal_min,
 		(unsigned long long)S->tables->disables, (unsigned long long)S->tables->enables,
-		(unsigned long long)S->st.path_disable_withheld, (unsigned long long)dis_failed,
+		(unsigned long long)S->st.path_disable_withheld,
+		(unsigned long long)S->st.path_disable_peer_withheld, (unsigned long long)dis_failed,
 		(unsigned long long)dis_other,
 		(unsigned long long)dis_min,
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,
@@ -1370,7 +1381,7 @@ void usage()
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
 		"       [--minimal-tag TAG] [--hash-seed N] [--rng-seed N] [--connect-us US]\n"
 		"       [--max-cwnd PKTS] [--progress] [--trace-flow N] [--no-disable]\n"
-		"       [--flow-disables N]\n");
+		"       [--flow-disables N] [--peer-disables N]\n");
 	exit(2);
 }
 
@@ -1380,6 +1391,17 @@ struct Args {
 	bool walk = false, progress = false, have_rng = false;
 	uint32_t rng_seed = 0;
 };
+
+/* A disable bound (--flow-disables, --peer-disables): 0..255, as the knobs. */
+int32_t parse_bound(const char *opt, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*arg == 0 || *end || v < 0 || v > 255)
+		die("failed to parse %s %s: not a number from 0 to 255", opt, arg);
+	return (int32_t)v;
+}
 
 /* Options into @P, @A and the run's own settings in @S; usage() or die() on bad ones. */
 void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
@@ -1408,6 +1430,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		{ "max-cwnd", required_argument, nullptr, 'M' },
 		{ "no-disable", no_argument, nullptr, 'N' },
 		{ "flow-disables", required_argument, nullptr, 'B' },
+		{ "peer-disables", required_argument, nullptr, 'P' },
 		{ nullptr, 0, nullptr, 0 },
 	};
 	int c;
@@ -1434,16 +1457,8 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		case 'H': S->hash_seed = strtoul(optarg, nullptr, 0); break;
 		case 'X': S->trace_flow = strtol(optarg, nullptr, 0); break;
 		case 'N': S->no_disable = true; break;
-		case 'B': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*optarg == 0 || *end || v < 0 || v > 255)
-				die("failed to parse --flow-disables %s: not a number from 0 to 255",
-				    optarg);
-			P.flow_disables = (int32_t)v;
-			break;
-		}
+		case 'B': P.flow_disables = parse_bound("--flow-disables", optarg); break;
+		case 'P': P.peer_disables = parse_bound("--peer-disables", optarg); break;
 		case 'C': S->setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
 		case 'M':
 			P.max_cwnd = strtoll(optarg, nullptr, 0);
@@ -1496,6 +1511,11 @@ void sim_init(Sim *S, const Params &P, const Args &A)
 	S->knobs.timeout_us = P.rto_us;
 	if (P.flow_disables >= 0)
 		S->knobs.flow_disables = (uint32_t)P.flow_disables;
+	if (P.peer_disables >= 0)
+		S->knobs.peer_disables = (uint32_t)P.peer_disables;
+	S->disables.flow = S->knobs.flow_disables;
+	S->disables.peer = S->knobs.peer_disables;
+	S->disables.window_ns = (uint64_t)S->knobs.disable_ms * 1000000ULL;
 	spritz_lb_cfg_from_knobs(&S->lb, &S->knobs);
 	/* no srtt at the IP layer: the flow timeout is the cap, the paper's RTO */
 	S->dupthresh = P.dupthresh;

@@ -1155,31 +1155,62 @@ static __always_inline __u32 spritz_fb_apply(struct spritz_lb_flow *lb,
 	return act;
 }
 
-/*
- * May a TIMEOUT of flow @f, at @now, disable its path for every flow of
- * the host?  Its evidence is the word of one peer, which a malicious
- * receiver can shape (ACK the sends on every path but one): so one flow
- * disables at most @max paths within @window_ns of the first of them
- * (knobs flow_disables and disable_ms), and a TIMEOUT beyond that stays
- * the flow's own - its samples avoid the EV (spritz_fb_avoid()) - and is
- * counted (path_disable_withheld).  @max 0: no bound (the paper).
- */
-static __always_inline int spritz_fb_disable_ok(struct spritz_flow *f, struct spritz_stats *st,
-						__u64 now, __u32 max, __u64 window_ns)
+/* Bounds on the host-wide disables of spritz_fb_disable_ok(). */
+struct spritz_fb_bounds {
+	__u32 flow;	  /* knob flow_disables: per flow (0: no bound) */
+	__u32 peer;	  /* knob peer_disables: per peer address (0: no bound) */
+	__u64 window_ns;  /* knob disable_ms: the window each count runs for */
+};
+
+/* Room for one more in a budget of @max disables, @n of them since @since? */
+static __always_inline int __spritz_fb_room(__u8 n, __u64 since, __u64 now, __u32 max,
+					    __u64 window_ns)
+{
+	return !max || !n || now - since >= window_ns || n < max;
+}
+
+/* Count one disable in a budget of @max (__spritz_fb_room() said yes). */
+static __always_inline void __spritz_fb_spend(__u8 *n, __u64 *since, __u64 now, __u32 max,
+					      __u64 window_ns)
 {
 	if (!max)
-		return 1;
-	if (!f->disables || now - f->disables_ns >= window_ns) {
-		f->disables_ns = now;
-		f->disables = 1;
-		return 1;
+		return;
+	if (!*n || now - *since >= window_ns) {
+		*since = now;
+		*n = 1;
+	} else {
+		(*n)++; /* < max <= 255 (knobs.h) */
 	}
-	if (f->disables < max) { /* max <= 255 (knobs.h) */
-		f->disables++;
-		return 1;
+}
+
+/*
+ * May a TIMEOUT of flow @f to peer @p, at @now, disable its path for every
+ * flow of the host?  Its evidence is the word of one peer, which a
+ * malicious receiver can shape (ACK the sends on every path but one): so
+ * one flow disables at most b->flow paths, and all flows to one peer
+ * address together at most b->peer, each count within b->window_ns of
+ * its first disable (knobs flow_disables, peer_disables, disable_ms).  A
+ * TIMEOUT beyond either stays the flow's own - its samples avoid the EV
+ * (spritz_fb_avoid()) - and is counted (path_disable_withheld, or
+ * path_disable_peer_withheld).  A bound of 0 bounds nothing (the paper);
+ * @p NULL: the peer is not counted (no entry could be made for it).
+ */
+static __always_inline int spritz_fb_disable_ok(struct spritz_flow *f, struct spritz_peer *p,
+						struct spritz_stats *st, __u64 now,
+						const struct spritz_fb_bounds *b)
+{
+	if (!__spritz_fb_room(f->disables, f->disables_ns, now, b->flow, b->window_ns)) {
+		st->path_disable_withheld++;
+		return 0;
 	}
-	st->path_disable_withheld++;
-	return 0;
+	if (p && !__spritz_fb_room(p->disables, p->disables_ns, now, b->peer, b->window_ns)) {
+		st->path_disable_peer_withheld++;
+		return 0;
+	}
+	__spritz_fb_spend(&f->disables, &f->disables_ns, now, b->flow, b->window_ns);
+	if (p)
+		__spritz_fb_spend(&p->disables, &p->disables_ns, now, b->peer, b->window_ns);
+	return 1;
 }
 
 /*

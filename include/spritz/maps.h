@@ -11,6 +11,7 @@
  *	spritz_udp	array     UDP destination port -> carrier mode
  *	spritz_flows	array     slot (flowtab.h) -> flow 5-tuple, algorithm state, in-flight ring
  *	spritz_inner	LRU hash  TCP flow inside a VXLAN/Geneve flow -> that flow
+ *	spritz_peers	LRU hash  peer address -> its flows' recent host-wide path disables
  *	spritz_stats	per-CPU array[1] of named counters
  *	spritz_knobs	per-CPU array[2]: the knob snapshot (bpf_spritz_knobs()), egress and ingress
  *	spritzctl_state	hash      spritzctl's records; the programs never read it
@@ -28,6 +29,7 @@
 #define SPRITZ_MAP_UDP "spritz_udp"
 #define SPRITZ_MAP_FLOWS "spritz_flows"
 #define SPRITZ_MAP_INNER "spritz_inner"
+#define SPRITZ_MAP_PEERS "spritz_peers"
 #define SPRITZ_MAP_STATS "spritz_stats"
 #define SPRITZ_MAP_KNOBS "spritz_knobs"
 #define SPRITZ_MAP_STATE "spritzctl_state"
@@ -37,6 +39,7 @@
 #define SPRITZ_DIR_MAX 65536	/* directory prefixes */
 #define SPRITZ_FLOWS_MAX 65536	/* flow table slots (flowtab.h) */
 #define SPRITZ_UDP_PORTS 65536	/* one slot per port */
+#define SPRITZ_PEERS_MAX 4096	/* peers whose flows disabled a path (LRU) */
 
 /* -------------------------------------------------------------- devices */
 
@@ -227,6 +230,25 @@ struct spritz_flow {
 	struct spritz_fb_flow fb; /* sequence space and ring (TCP, or inner TCP) */
 };
 
+/* ----------------------------------------------------------------- peers */
+
+/*
+ * The host-wide path disables that the flows to one peer made
+ * (spritz_fb_disable_ok(), knob peer_disables), keyed by the peer's
+ * address as in spritz_flow_key.daddr (IPv4 v4-mapped; a tunnel flow's
+ * outer peer).  An entry is made at a peer's first disable; the map is an
+ * LRU, so a peer quiet for long makes room for others.
+ */
+struct spritz_peer_key {
+	__u8 addr[16];
+};
+
+struct spritz_peer {
+	__u64 disables_ns; /* the first of the disables counted */
+	__u8 disables;	   /* disables since disables_ns */
+	__u8 __pad[7];
+};
+
 /* ----------------------------------------------------------------- stats */
 
 /* Per-CPU counters (sum the CPUs). */
@@ -297,6 +319,7 @@ struct spritz_stats {
 	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
 	__u64 path_disable_fail;
 	__u64 path_disable_withheld; /* TIMEOUTs past their flow's flow_disables: its own */
+	__u64 path_disable_peer_withheld; /* ... past their peer's peer_disables */
 };
 
 /* --------------------------------------------------------- spritzctl */

@@ -543,17 +543,21 @@ static inline int dp_flows(struct spritz *skel, int clear)
 	return n;
 }
 
-/* Zero the statistics and forget every flow. */
+/* Zero the statistics and forget every flow and peer. */
 static inline void dp_reset(struct spritz *skel)
 {
 	int fd, ncpu = libbpf_num_possible_cpus();
 	struct spritz_flow_key k;
+	struct spritz_peer_key pk;
 	struct spritz_stats *z = calloc(ncpu > 0 ? ncpu : 1, sizeof(*z));
 	uint32_t zero = 0;
 
 	dp_flows(skel, 1);
 	fd = bpf_map__fd(skel->maps.spritz_inner);
 	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
+		;
+	fd = bpf_map__fd(skel->maps.spritz_peers);
+	while (bpf_map_get_next_key(fd, NULL, &pk) == 0 && bpf_map_delete_elem(fd, &pk) == 0)
 		;
 	if (z)
 		bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_stats), &zero, z, BPF_ANY);

@@ -440,14 +440,16 @@ blackhole)
 	spray-u	--no-disable	.sim.no_disable and .sim.fb_timeout > 0 and .sim.path_disables == 0 and .sim.disabled_failed == 0
 	CASES
 	)
-	# 1 MiB flows make more than one TIMEOUT each: one flow's host-wide
-	# disables bounded (flow_disables 1: the rest withheld, every flow
-	# still finishes), or not (0)
+	# 1 MiB flows make more than one TIMEOUT each: host-wide disables
+	# bounded per flow (flow_disables 1: the rest withheld, every flow
+	# still finishes), per peer (peer_disables 1; one flow per peer here),
+	# or not (0)
 	"$flowgen" gen "$topo" --scenario permutation --size 1048576 --seed 1 > "$tmp/flows-1m" ||
 		exit 1
 	bounded=$(cat <<-'CASES'
-	spray-u	--flow-disables=1	.finished == .flows_total and .sim.path_disable_withheld > 0 and .sim.path_disables > 0
-	spray-u	--flow-disables=0	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disables > 0
+	spray-u	--flow-disables=1 --peer-disables=0	.finished == .flows_total and .sim.path_disable_withheld > 0 and .sim.path_disable_peer_withheld == 0 and .sim.path_disables > 0
+	spray-u	--flow-disables=0 --peer-disables=1	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld > 0 and .sim.path_disables > 0
+	spray-u	--flow-disables=0 --peer-disables=0	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld == 0 and .sim.path_disables > 0
 	CASES
 	)
 	ktap_header $(($(wc -l <<< "$cases") + $(wc -l <<< "$bounded")))
@@ -458,8 +460,9 @@ blackhole)
 			--fail-links 0.1 --seed 1 --deadline-us 20000 "${extra[@]}"
 	done <<< "$cases"
 	while IFS=$'\t' read -r s opt expr; do
+		read -ra extra <<< "$opt"
 		run_test "blackhole 1 MiB $s $opt: $expr" sim_case "$topo" "$tmp/flows-1m" "$s" \
-			"$expr" --fail-links 0.1 --seed 1 --deadline-us 100000 "$opt"
+			"$expr" --fail-links 0.1 --seed 1 --deadline-us 100000 "${extra[@]}"
 	done <<< "$bounded"
 	;;
 smallflow)
@@ -497,7 +500,7 @@ scenarios)
 	CASES
 	)
 	"$flowgen" gen "$topo" --scenario permutation --size 65536 --seed 1 > "$tmp/perm" || exit 1
-	ktap_header "$(($(wc -l <<< "$cases") + 28))"
+	ktap_header "$(($(wc -l <<< "$cases") + 29))"
 	while IFS=$'\t' read -r sc tags; do
 		run_test "sim/run $sc: every flow and tag counted" sim_run_case "$sc" "$tags"
 	done <<< "$cases"
@@ -549,6 +552,9 @@ scenarios)
 	run_test "spritz-sim --flow-disables 256: exit 1" expect 1 \
 		"failed to parse --flow-disables 256: not a number from 0 to 255" \
 		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --flow-disables 256
+	run_test "spritz-sim --peer-disables -1: exit 1" expect 1 \
+		"failed to parse --peer-disables -1: not a number from 0 to 255" \
+		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --peer-disables -1
 	run_test "spritz-sim --minimal-tag as the --ecmp-tag: exit 1" expect 1 \
 		"failed to use --minimal-tag permutation: it is the --ecmp-tag" \
 		"$sim" --topo "$topo" --flows "$tmp/perm" --scheme scout --ecmp-tag permutation \

@@ -1358,43 +1358,75 @@ static void test_ack_seq_window(void)
 }
 
 /*
- * One flow's host-wide disables (spritz_fb_disable_ok()): at most max
- * within the window from the first, the rest withheld and counted; max 0
- * bounds nothing; a window over (or a start the clock is before) begins
- * another.
+ * Host-wide disables (spritz_fb_disable_ok()): at most b->flow per flow
+ * and b->peer for all flows to one peer, each within the window from its
+ * first; the rest withheld and counted by the budget that said no, which
+ * charges neither budget; a bound of 0 bounds nothing; a window over (or
+ * a start the clock is before) begins another; no peer entry (NULL): the
+ * flow's budget alone.
  */
 static void test_disable_budget(void)
 {
+	enum { WIN = 1000 * MS };
 	static const struct {
 		__u64 now;
-		__u32 max;
-		int ok;
-		__u8 disables; /* after */
-		__u64 since;   /* after */
+		int flow;	      /* 0, 1: flows to the peer; 2: one with no peer entry */
+		__u32 fmax, pmax;     /* the bounds */
+		int ok;		      /* expected verdict */
+		int fwithheld, pwithheld; /* counters' deltas */
+		__u8 fn, pn;	      /* the flow's and the peer's counts after */
+		__u64 fsince, psince; /* their windows' starts after */
 	} t[] = {
-		{ 1000 * MS, 2, 1, 1, 1000 * MS },
-		{ 1500 * MS, 2, 1, 2, 1000 * MS },
-		{ 1999 * MS, 2, 0, 2, 1000 * MS }, /* window 1 s: spent */
-		{ 1999 * MS, 3, 1, 3, 1000 * MS }, /* the knob raised */
-		{ 1999 * MS, 0, 1, 3, 1000 * MS }, /* no bound: the paper */
-		{ 2000 * MS, 3, 1, 1, 2000 * MS }, /* a new window */
-		{ 1000 * MS, 1, 1, 1, 1000 * MS }, /* the clock before the start */
+		/* two flows share the peer's budget of 3 */
+		{ 1000 * MS, 0, 2, 3, 1, 0, 0, 1, 1, 1000 * MS, 1000 * MS },
+		{ 1100 * MS, 1, 2, 3, 1, 0, 0, 1, 2, 1100 * MS, 1000 * MS },
+		{ 1200 * MS, 0, 2, 3, 1, 0, 0, 2, 3, 1000 * MS, 1000 * MS },
+		/* flow 1's own budget has room, the peer's not: peer's word */
+		{ 1300 * MS, 1, 2, 3, 0, 0, 1, 1, 3, 1100 * MS, 1000 * MS },
+		/* flow 0's budget spent first: the peer is not charged */
+		{ 1400 * MS, 0, 2, 9, 0, 1, 0, 2, 3, 1000 * MS, 1000 * MS },
+		/* the knob raised: room again */
+		{ 1500 * MS, 1, 2, 4, 1, 0, 0, 2, 4, 1100 * MS, 1000 * MS },
+		/* peer 0: no peer bound, the flow's still holds */
+		{ 1600 * MS, 0, 3, 0, 1, 0, 0, 3, 4, 1000 * MS, 1000 * MS },
+		{ 1700 * MS, 0, 3, 0, 0, 1, 0, 3, 4, 1000 * MS, 1000 * MS },
+		/* flow 0 and the peer unbounded: the paper */
+		{ 1800 * MS, 0, 0, 0, 1, 0, 0, 3, 4, 1000 * MS, 1000 * MS },
+		/* both windows over: each begins another */
+		{ 2100 * MS, 1, 2, 1, 1, 0, 0, 1, 1, 2100 * MS, 2100 * MS },
+		/* the flow's window over, the peer's not: the flow uncharged */
+		{ 2500 * MS, 0, 4, 1, 0, 0, 1, 3, 1, 1000 * MS, 2100 * MS },
+		/* no peer entry: the flow's budget alone */
+		{ 2500 * MS, 2, 1, 1, 1, 0, 0, 1, 1, 2500 * MS, 2100 * MS },
+		{ 2600 * MS, 2, 1, 1, 0, 1, 0, 1, 1, 2500 * MS, 2100 * MS },
+		/* the clock before the starts: new windows */
+		{ 500 * MS, 0, 4, 2, 1, 0, 0, 1, 1, 500 * MS, 500 * MS },
 	};
-	struct spritz_flow f;
+	struct spritz_flow f[3];
+	struct spritz_peer peer;
 	struct spritz_stats st;
+	__u64 fw = 0, pw = 0;
 	char what[64];
 	size_t i;
-	__u64 withheld = 0;
 
-	memset(&f, 0, sizeof(f));
+	memset(f, 0, sizeof(f));
+	memset(&peer, 0, sizeof(peer));
 	memset(&st, 0, sizeof(st));
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct spritz_fb_bounds b = { t[i].fmax, t[i].pmax, WIN };
+		struct spritz_flow *fl = &f[t[i].flow];
+		struct spritz_peer *p = t[i].flow == 2 ? NULL : &peer;
+
 		snprintf(what, sizeof(what), "disable_budget row %zu", i + 1);
-		ASSERT_EQ(spritz_fb_disable_ok(&f, &st, t[i].now, t[i].max, 1000 * MS), t[i].ok, what);
-		withheld += !t[i].ok;
-		ASSERT_EQ(st.path_disable_withheld, withheld, what);
-		ASSERT_EQ(f.disables, t[i].disables, what);
-		ASSERT_EQ(f.disables_ns, t[i].since, what);
+		ASSERT_EQ(spritz_fb_disable_ok(fl, p, &st, t[i].now, &b), t[i].ok, what);
+		fw += t[i].fwithheld;
+		pw += t[i].pwithheld;
+		ASSERT_EQ(st.path_disable_withheld, fw, what);
+		ASSERT_EQ(st.path_disable_peer_withheld, pw, what);
+		ASSERT_EQ(fl->disables, t[i].fn, what);
+		ASSERT_EQ(fl->disables_ns, t[i].fsince, what);
+		ASSERT_EQ(peer.disables, t[i].pn, what);
+		ASSERT_EQ(peer.disables_ns, t[i].psince, what);
 	}
 }
 

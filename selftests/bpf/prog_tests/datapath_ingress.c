@@ -791,18 +791,18 @@ static void test_unmanaged(void)
 /* ------------------------------------------------- adversarial feedback */
 
 /* One step of an adversarial row, on flows to switch 2 (several paths). */
-enum { A_TX = 1, A_RX, A_ADV, A_RCV, A_SPENT };
+enum { A_TX = 1, A_RX, A_ADV, A_RCV, A_SPENT, A_PEER };
 
 struct aop {
 	int op;
 	uint8_t flags;	 /* TX, RX: TCP flags */
-	uint32_t seq;	 /* TX; RX (0: 777); RCV: rcv_wup; SPENT: disables */
+	uint32_t seq;	 /* TX; RX (0: 777); RCV: rcv_wup; SPENT, PEER: disables */
 	int len;	 /* TX: payload; RCV: rcv_wnd */
 	uint32_t ack;	 /* RX */
 	int nsack;	 /* RX */
 	uint32_t sack[4];
 	int n;		 /* TX, RX: repeated on n local ports from PORT_FLOOD (0: SPORT once) */
-	uint64_t ns;	 /* ADV: the clock moves on; SPENT: how long ago */
+	uint64_t ns;	 /* ADV: the clock moves on; SPENT, PEER: how long ago */
 };
 
 #define PORT_FLOOD 41000
@@ -813,6 +813,8 @@ struct aop {
 #define RCVA(wup, wnd) { .op = A_RCV, .seq = (wup), .len = (wnd) }
 /* the SPORT flow made n host-wide disables, the first ago ns before now */
 #define SPENT(n, ago) { .op = A_SPENT, .seq = (n), .ns = (ago) }
+/* the flows to the SPORT flow's peer made n host-wide disables, the first ago ns before now */
+#define PEER(n, ago) { .op = A_PEER, .seq = (n), .ns = (ago) }
 /* past the default timeout_us, and past the coarse clock's tick on ingress */
 #define PAST_TMO ((SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL)
 
@@ -1042,19 +1044,31 @@ static void edit_rcv(struct spritz_flow *f, const struct aop *o)
 	spritz_fb_rcv_sent(&f->fb, o->seq, (uint32_t)o->len);
 }
 
-/*
- * A_SPENT: seq host-wide disables, the first ns ago on the datapath's
- * clock (bpf_ktime_get_ns(), CLOCK_MONOTONIC, plus the tests' offset):
- * spritz_fb_disable_ok()'s window.
- */
-static void edit_spent(struct spritz_flow *f, const struct aop *o)
+/* The datapath's clock: bpf_ktime_get_ns() (CLOCK_MONOTONIC) plus the tests' offset. */
+static uint64_t dp_clock_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec +
+	       skel->bss->spritz_clock_offset_ns;
+}
+
+/* A_SPENT: seq host-wide disables, the first ns ago: spritz_fb_disable_ok()'s window. */
+static void edit_spent(struct spritz_flow *f, const struct aop *o)
+{
 	f->disables = (__u8)o->seq;
-	f->disables_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec +
-			 skel->bss->spritz_clock_offset_ns - o->ns;
+	f->disables_ns = dp_clock_ns() - o->ns;
+}
+
+/* A_PEER: the same for the flow's peer, in spritz_peers. */
+static void edit_peer(struct spritz_flow *f, const struct aop *o)
+{
+	struct spritz_peer p = { .disables_ns = dp_clock_ns() - o->ns, .disables = (__u8)o->seq };
+
+	ASSERT_OK(bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_peers), f->key.daddr, &p,
+				      BPF_ANY),
+		  "write the peer's disables");
 }
 
 /* The steps of row @c, on a Scout table just loaded. */
@@ -1078,6 +1092,8 @@ static void adv_ops(const struct adv_case *c)
 				flow_edit(port, edit_rcv, o);
 			else if (o->op == A_SPENT)
 				flow_edit(port, edit_spent, o);
+			else if (o->op == A_PEER)
+				flow_edit(port, edit_peer, o);
 			else
 				skel->bss->spritz_clock_offset_ns += o->ns;
 		}
@@ -1121,10 +1137,12 @@ static void run_adv(const struct adv_case *c)
  * The same return, but the first send's path stays dead: the verify send
  * is lost (a SACK hole) while the sends after it arrive, its path's
  * second loss: a TIMEOUT, and spritz.ko disables that path, no other.
- * Unless the flow has made flow_disables host-wide disables already within
- * disable_ms (one hour here) of the first: then the TIMEOUT is the flow's
- * own (spritz_fb_disable_ok()), nothing is disabled.  flow_disables 0
- * bounds nothing; once disable_ms has passed, the flow may disable again.
+ * Unless the flow has made flow_disables host-wide disables already, or
+ * the flows to its peer peer_disables, within disable_ms (one hour here)
+ * of the first: then the TIMEOUT is the flow's own
+ * (spritz_fb_disable_ok()), nothing is disabled, and the budget that said
+ * no is the only one counted.  A bound of 0 bounds nothing; once
+ * disable_ms has passed, a budget begins again.
  */
 static void test_verify_dead(void)
 {
@@ -1133,35 +1151,51 @@ static void test_verify_dead(void)
 		TXA(DATA, 1500, 100), RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 }),  \
 		ADV(PAST_TMO), RXA(ACKF, 1100, .nsack = 1, .sack = { 1300, 1600 })
 #define VERIFY_DEAD PEER_RETURNS, VERIFY_DEAD_TAIL
-/* ... with the flow's past disables set after its first send */
-#define VERIFY_DEAD_SPENT(n, ago) \
-	TXA(DATA, 1000, 100), SPENT(n, ago), PEER_RETURNS_REST, VERIFY_DEAD_TAIL
+/* ... with past disables (SPENT, PEER) set after the flow's first send */
+#define VERIFY_DEAD_AFTER(...) \
+	TXA(DATA, 1000, 100), __VA_ARGS__, PEER_RETURNS_REST, VERIFY_DEAD_TAIL
 #define HOUR_NS 3600000000000ULL
+#define DEF_F SPRITZ_DEF_FLOW_DISABLES
+#define DEF_P SPRITZ_DEF_PEER_DISABLES
 	static const struct {
 		struct adv_case c; /* only the steps: the expectations follow */
-		int flow_disables, disable_ms;
-		uint64_t disables, withheld;
+		int flow_disables, peer_disables;
+		uint64_t disables, withheld, peer_withheld;
+		int peer; /* the peer's count after */
 	} rows[] = {
-		{ { .name = "verify_dead", .ops = { VERIFY_DEAD } },
-		  SPRITZ_DEF_FLOW_DISABLES, 3600000, 1, 0 },
+		{ { .name = "verify_dead", .ops = { VERIFY_DEAD } }, DEF_F, DEF_P, 1, 0, 0, 1 },
 		{ { .name = "verify_dead_unbounded",
-		    .ops = { VERIFY_DEAD_SPENT(255, 0) } },
-		  0, 3600000, 1, 0 },
-		{ { .name = "verify_dead_budget_left",
-		    .ops = { VERIFY_DEAD_SPENT(1, 0) } },
-		  2, 3600000, 1, 0 },
-		{ { .name = "verify_dead_budget_spent",
-		    .ops = { VERIFY_DEAD_SPENT(2, 0) } },
-		  2, 3600000, 0, 1 },
+		    .ops = { VERIFY_DEAD_AFTER(SPENT(255, 0), PEER(255, 0)) } },
+		  0, 0, 1, 0, 0, 255 },
+		{ { .name = "verify_dead_budget_left", .ops = { VERIFY_DEAD_AFTER(SPENT(1, 0)) } },
+		  2, DEF_P, 1, 0, 0, 1 },
+		{ { .name = "verify_dead_budget_spent", .ops = { VERIFY_DEAD_AFTER(SPENT(2, 0)) } },
+		  2, DEF_P, 0, 1, 0, 0 },
 		/* the first of them two hours ago: the window (an hour) is over */
 		{ { .name = "verify_dead_budget_expired",
-		    .ops = { VERIFY_DEAD_SPENT(2, 2 * HOUR_NS) } },
-		  2, 3600000, 1, 0 },
+		    .ops = { VERIFY_DEAD_AFTER(SPENT(2, 2 * HOUR_NS)) } },
+		  2, DEF_P, 1, 0, 0, 1 },
+		/* other flows to the peer: its budget, shared */
+		{ { .name = "verify_dead_peer_left", .ops = { VERIFY_DEAD_AFTER(PEER(7, 0)) } },
+		  DEF_F, 8, 1, 0, 0, 8 },
+		{ { .name = "verify_dead_peer_spent", .ops = { VERIFY_DEAD_AFTER(PEER(8, 0)) } },
+		  DEF_F, 8, 0, 0, 1, 8 },
+		{ { .name = "verify_dead_peer_expired",
+		    .ops = { VERIFY_DEAD_AFTER(PEER(8, 2 * HOUR_NS)) } },
+		  DEF_F, 8, 1, 0, 0, 1 },
+		{ { .name = "verify_dead_peer_unbounded", .ops = { VERIFY_DEAD_AFTER(PEER(8, 0)) } },
+		  DEF_F, 0, 1, 0, 0, 8 },
+		/* the flow's budget says no first: the peer is not charged */
+		{ { .name = "verify_dead_flow_spent_first",
+		    .ops = { VERIFY_DEAD_AFTER(SPENT(2, 0), PEER(3, 0)) } },
+		  2, 8, 0, 1, 0, 3 },
 	};
 #undef VERIFY_DEAD
-#undef VERIFY_DEAD_SPENT
+#undef VERIFY_DEAD_AFTER
 #undef VERIFY_DEAD_TAIL
 #undef HOUR_NS
+#undef DEF_F
+#undef DEF_P
 	struct spec s = { .dst = DST2_6, .sport = SPORT };
 	struct spritz_stats s0, d;
 	struct spritz_flow f;
@@ -1172,10 +1206,12 @@ static void test_verify_dead(void)
 		return;
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		const char *n = rows[i].c.name;
+		struct spritz_peer p = { 0 };
 
 		start("scout");
 		ASSERT_OK(knob_set("flow_disables", rows[i].flow_disables), "flow_disables");
-		ASSERT_OK(knob_set("disable_ms", rows[i].disable_ms), "disable_ms");
+		ASSERT_OK(knob_set("peer_disables", rows[i].peer_disables), "peer_disables");
+		ASSERT_OK(knob_set("disable_ms", 3600000), "disable_ms");
 		dp_stats(skel, &s0);
 		adv_ops(&rows[i].c);
 		stats_delta(&s0, &d);
@@ -1188,13 +1224,21 @@ static void test_verify_dead(void)
 		ASSERT_EQ(d.fb_timeout, 1, W("fb_timeout"));
 		ASSERT_EQ(d.path_disables, rows[i].disables, W("path_disables"));
 		ASSERT_EQ(d.path_disable_withheld, rows[i].withheld, W("path_disable_withheld"));
+		ASSERT_EQ(d.path_disable_peer_withheld, rows[i].peer_withheld,
+			  W("path_disable_peer_withheld"));
 		ASSERT_EQ(d2_disabled(), rows[i].disables, W("paths of switch 2 disabled"));
-		if (rows[i].disables && ASSERT_OK(dp_flow(skel, &s, &f), W("flow state")))
-			ASSERT_GT(path_disabled_ms(2, f.fb.ring[0].ev), 0, W("the first send's path"));
+		if (ASSERT_OK(dp_flow(skel, &s, &f), W("flow state"))) {
+			if (rows[i].disables)
+				ASSERT_GT(path_disabled_ms(2, f.fb.ring[0].ev), 0,
+					  W("the first send's path"));
+			bpf_map_lookup_elem(bpf_map__fd(skel->maps.spritz_peers), f.key.daddr, &p);
+			ASSERT_EQ(p.disables, rows[i].peer, W("the peer's disables"));
+		}
 #undef W
 		ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 	}
 	ASSERT_OK(knob_set("flow_disables", SPRITZ_DEF_FLOW_DISABLES), "restore flow_disables");
+	ASSERT_OK(knob_set("peer_disables", SPRITZ_DEF_PEER_DISABLES), "restore peer_disables");
 	ASSERT_OK(knob_set("disable_ms", SPRITZ_DEF_DISABLE_MS), "restore disable_ms");
 }
 
