@@ -442,26 +442,30 @@ blackhole)
 	)
 	# 1 MiB flows make more than one TIMEOUT each: host-wide disables
 	# bounded per flow (flow_disables 1: the rest withheld, every flow
-	# still finishes), per peer (peer_disables 1; one flow per peer here),
-	# or not (0)
+	# still finishes), per peer (peer_disables 1; one flow per peer), or
+	# not (0); the permutation three times over (three flows per peer,
+	# none past its own 4) shares the peer's 4
 	"$flowgen" gen "$topo" --scenario permutation --size 1048576 --seed 1 > "$tmp/flows-1m" ||
 		exit 1
+	cat "$tmp/flows-1m" "$tmp/flows-1m" "$tmp/flows-1m" > "$tmp/flows-1m-x3"
+	# FLOWS <TAB> SCHEME <TAB> options <TAB> expected results
 	bounded=$(cat <<-'CASES'
-	spray-u	--flow-disables=1 --peer-disables=0	.finished == .flows_total and .sim.path_disable_withheld > 0 and .sim.path_disable_peer_withheld == 0 and .sim.path_disables > 0
-	spray-u	--flow-disables=0 --peer-disables=1	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld > 0 and .sim.path_disables > 0
-	spray-u	--flow-disables=0 --peer-disables=0	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld == 0 and .sim.path_disables > 0
+	flows-1m	spray-u	--flow-disables=1 --peer-disables=0	.finished == .flows_total and .sim.path_disable_withheld > 0 and .sim.path_disable_peer_withheld == 0 and .sim.path_disables > 0
+	flows-1m	spray-u	--flow-disables=0 --peer-disables=1	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld > 0 and .sim.path_disables > 0
+	flows-1m	spray-u	--flow-disables=0 --peer-disables=0	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld == 0 and .sim.path_disables > 0
+	flows-1m-x3	spray-u	--flow-disables=4 --peer-disables=4	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld > 0 and .sim.path_disables > 0
+	flows-1m-x3	spray-u	--flow-disables=4 --peer-disables=0	.finished == .flows_total and .sim.path_disable_withheld == 0 and .sim.path_disable_peer_withheld == 0 and .sim.path_disables > 0
 	CASES
 	)
-	ktap_header $(($(wc -l <<< "$cases") + $(wc -l <<< "$bounded")))
 	while IFS=$'\t' read -r s opt expr; do
 		extra=()
 		[ "$opt" = - ] || extra=("$opt")
 		run_test "blackhole $s $opt: $expr" sim_case "$topo" "$tmp/flows" "$s" "$expr" \
 			--fail-links 0.1 --seed 1 --deadline-us 20000 "${extra[@]}"
 	done <<< "$cases"
-	while IFS=$'\t' read -r s opt expr; do
+	while IFS=$'\t' read -r fl s opt expr; do
 		read -ra extra <<< "$opt"
-		run_test "blackhole 1 MiB $s $opt: $expr" sim_case "$topo" "$tmp/flows-1m" "$s" \
+		run_test "blackhole $fl $s $opt: $expr" sim_case "$topo" "$tmp/$fl" "$s" \
 			"$expr" --fail-links 0.1 --seed 1 --deadline-us 100000 "${extra[@]}"
 	done <<< "$bounded"
 	;;
