@@ -42,7 +42,7 @@
 #define SPRITZ_VERSION "0.1.0"
 
 /* Bumped on any incompatible change to a struct or constant in include/. */
-#define SPRITZ_ABI_VERSION 11
+#define SPRITZ_ABI_VERSION 12
 
 #define SPRITZ_EV_BITS 16
 #define SPRITZ_EV1_SHIFT 8
