@@ -13,7 +13,8 @@
 #
 # Failover table, under Scout and Spray: a 4 MiB transfer with no drops
 # (no path may be disabled), with the blackhole (the transfer completes;
-# paths of port 0 are disabled and no other path is), and with the
+# paths of port 0 are disabled and no other path is, and the receiver's
+# address counts them in spritzctl show peers), and with the
 # blackhole and TCP's rto_min at 5 s (route metric), 25 000 times the
 # floor of Spritz's timeout: the same, so failover does not wait for
 # TCP's RTO.  A flow whose sends in flight were all lost (its first
@@ -157,10 +158,24 @@ row() # ALGO DROP RTO_MIN
 	done
 	if [ "$2" = on ]; then
 		[ "$dead" -gt 0 ] || { echo "no blackholed path disabled"; rc=1; }
+		peer_counted || rc=1
 	else
 		[ "$dead" -eq 0 ] || { echo "a path was disabled without drops"; rc=1; }
 	fi
 	return $rc
+}
+
+# A disable counts for the flow's peer (spritz_peers, knob peer_disables):
+# show peers lists the receiver with at least one, in both formats.
+peer_counted()
+{
+	local n j
+
+	n=$("$ctl" show peers | awk '$1 == "fd00:5::1" { print $2 }')
+	j=$("$ctl" show peers -j | jq '[.peers[] | select(.addr == "fd00:5::1") | .disables] |
+		first // 0')
+	[ "${n:-0}" -ge 1 ] && [ "$n" = "$j" ] ||
+		{ echo "peer fd00:5::1 not counted: $("$ctl" show peers -j)"; return 1; }
 }
 
 # One transfer of a row: sets dead and live, the disables of port-0 paths

@@ -312,6 +312,9 @@ show_json()
 		(.buffer | type == "array") and all(.buffer[];
 			keys == ["ecn_count", "ev", "lat_class"] and all(.[]; type == "number")))' \
 		<<<"$out" >/dev/null || { echo "flows: $(head -c 600 <<<"$out")"; rc=1; }
+	# no path disabled here, so no peer counted (kmod/failover counts one)
+	out=$("$ctl" show peers -j) || return 1
+	[ "$out" = '{"peers":[]}' ] || { echo "peers: $out"; rc=1; }
 	out=$("$ctl" show stats -j) || return 1
 	# every counter of struct spritz_stats in include/spritz/maps.h, in order
 	names=$(sed -n '/^struct spritz_stats {/,/^};/s/^\t__u64 \([a-z0-9_]*\);.*/\1/p' \
@@ -346,6 +349,8 @@ show_non_root()
 	nobody "$ctl" show paths -j >/dev/null || { echo "show paths as nobody"; return 1; }
 	expect 1 "failed to show flows: permission denied (must be root)" \
 		nobody "$ctl" show flows || return 1
+	expect 1 "failed to show peers: permission denied (must be root)" \
+		nobody "$ctl" show peers || return 1
 	expect 1 "failed to show stats: permission denied (must be root)" \
 		nobody "$ctl" show stats
 }
@@ -402,6 +407,7 @@ down_all()
 	ns spza "$ctl" down || return 1
 	expect 1 "failed to reload spritz: spritz is not up" "$ctl" reload --topo $topo || return 1
 	expect 1 "failed to show flows: spritz is not up" "$ctl" show flows || return 1
+	expect 1 "failed to show peers: spritz is not up" "$ctl" show peers || return 1
 	clean
 }
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * spritzctl show [config | paths [--dst M] [--switch N] | flows | stats]:
+ * spritzctl show [config | paths [--dst M] [--switch N] | flows | peers | stats]:
  *
  *   config  the module's knobs (cmd_knobs.c)
  *   paths   the live endpoint tables with each path's state, from the
  *           netlink dump (TABLE_GET), one table per source switch
  *   flows   the pinned spritz_flows map: 5-tuple, switches, last EV,
  *           counters, the good-path buffer
+ *   peers   the pinned spritz_peers map: per peer address, the host-wide
+ *           path disables its flows made and how long ago the first of
+ *           them was (knob peer_disables, spritz_fb_disable_ok())
  *   stats   the pinned spritz_stats counters summed over CPUs; their names
  *           come from the map's BTF (struct spritz_stats), so a counter
  *           added to the datapath shows up without a change here
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -326,6 +330,64 @@ static int show_flows(void)
 	return opt_json ? ctl_json_print(json_pack("{s:o}", "flows", arr)) : EXIT_OK;
 }
 
+/* ----------------------------------------------------------------- peers */
+
+/* Milliseconds from @ns to now on the datapath's clock (CLOCK_MONOTONIC). */
+static long long ms_since(uint64_t ns)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return now >= ns ? (long long)((now - ns) / 1000000) : 0;
+}
+
+static int show_peers(void)
+{
+	struct spritz_peer_key k, next, *prev = NULL;
+	struct bpf_map_info info;
+	struct spritz_peer v;
+	char a[INET6_ADDRSTRLEN];
+	json_t *arr = NULL, *o;
+	int fd, n, ret = EXIT_FAIL;
+
+	fd = open_map(SPRITZ_MAP_PEERS, "peers");
+	if (fd < 0)
+		return EXIT_FAIL;
+	if (check_value_size(fd, sizeof(v), "peers", &info))
+		goto close_map;
+	if (opt_json && !(arr = json_array())) {
+		ret = ctl_json_print(NULL);
+		goto close_map;
+	}
+	if (!opt_json)
+		printf("%-40s %8s %12s\n", "peer", "disables", "first_ms_ago");
+	/* bounded: a key evicted under the walk restarts it from the first */
+	for (n = 0; n < SPRITZ_PEERS_MAX && !bpf_map_get_next_key(fd, prev, &next); n++) {
+		k = next;
+		prev = &k;
+		if (bpf_map_lookup_elem(fd, &k, &v))
+			continue; /* evicted meanwhile */
+		addr_str(k.addr, a, sizeof(a));
+		if (!opt_json) {
+			printf("%-40s %8u %12lld\n", a, v.disables, ms_since(v.disables_ns));
+			continue;
+		}
+		o = json_pack("{s:s, s:i, s:I}", "addr", a, "disables", v.disables,
+			      "first_ms_ago", (json_int_t)ms_since(v.disables_ns));
+		if (!o || json_array_append_new(arr, o)) {
+			json_decref(arr);
+			ret = ctl_json_print(NULL);
+			goto close_map;
+		}
+	}
+	ret = opt_json ? ctl_json_print(json_pack("{s:o}", "peers", arr)) : EXIT_OK;
+close_map:
+	close(fd);
+	return ret;
+}
+
 /* ----------------------------------------------------------------- stats */
 
 static int show_stats(void)
@@ -448,9 +510,12 @@ int cmd_show(int argc, char **argv)
 		return show_paths(sw, dst);
 	if (!strcmp(obj, "flows"))
 		return show_flows();
+	if (!strcmp(obj, "peers"))
+		return show_peers();
 	if (!strcmp(obj, "stats"))
 		return show_stats();
-	ctl_err("failed to show %s: unknown object (supported: config, paths, flows, stats)", obj);
+	ctl_err("failed to show %s: unknown object (supported: config, paths, flows, peers, stats)",
+		obj);
 	ctl_cmd_usage("show", stderr);
 	return EXIT_USAGE;
 }

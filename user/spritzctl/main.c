@@ -36,7 +36,7 @@ static const struct cmd cmds[] = {
 				"       [--algorithm A] [LINK-MODEL]" },
 	{ "set", cmd_set, "KNOB VALUE" },
 	{ "get", cmd_get, "KNOB [-j]" },
-	{ "show", cmd_show, "[config | paths [--switch N] [--dst M] | flows | stats] [-j]" },
+	{ "show", cmd_show, "[config | paths [--switch N] [--dst M] | flows | peers | stats] [-j]" },
 };
 
 #define NCMDS (ARRAY_SIZE(cmds))
