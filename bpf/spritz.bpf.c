@@ -386,7 +386,7 @@ const struct spritz_peer spritz_peer_zero;
 
 /*
  * May a TIMEOUT of @f disable its path for the host (spritz_fb_disable_ok())?
- * The flow's peer entry is made at its first disable; if none can be
+ * The peer's entry is made at its flows' first TIMEOUT; if none can be
  * made, the peer goes uncounted.  Global: called only for a TIMEOUT, and
  * inline its map calls' spills would take the ingress chain's stack past
  * 512 bytes.  The key is copied: a map helper takes no argument memory.

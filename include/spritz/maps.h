@@ -236,7 +236,7 @@ struct spritz_flow {
  * The host-wide path disables that the flows to one peer made
  * (spritz_fb_disable_ok(), knob peer_disables), keyed by the peer's
  * address as in spritz_flow_key.daddr (IPv4 v4-mapped; a tunnel flow's
- * outer peer).  An entry is made at a peer's first disable; the map is an
+ * outer peer).  An entry is made at its flows' first TIMEOUT; the map is an
  * LRU, so a peer quiet for long makes room for others.
  */
 struct spritz_peer_key {
