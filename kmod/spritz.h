@@ -112,6 +112,7 @@ struct spritz_table *spritz_table_next(u32 *src);
 void spritz_table_free(struct spritz_table *t);
 void spritz_tables_knobs_changed(void);
 void spritz_tables_count(u32 *ndests, u32 *npaths);
+extern atomic64_t spritz_floor_enables; /* table.c, sysfs floor_enables */
 void spritz_staging_count(u32 *n, u64 *bytes);
 u32 spritz_path_weight_now(const struct spritz_path *p);
 u32 spritz_path_disabled_ms(const struct spritz_path *p);

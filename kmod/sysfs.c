@@ -155,6 +155,13 @@ static ssize_t paths_show(struct kobject *kobj, struct kobj_attribute *attr, cha
 }
 static struct kobj_attribute paths_attr = __ATTR_RO(paths);
 
+/* floor_enables: disabled paths a timeout brought back (min_enabled_pct) */
+static ssize_t floor_enables_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&spritz_floor_enables));
+}
+static struct kobj_attribute floor_enables_attr = __ATTR_RO(floor_enables);
+
 /* staging: staging tables of open transactions, over all sockets */
 static ssize_t staging_show(struct kobject *kobj, struct kobj_attribute *attr, char *buf)
 {
@@ -191,6 +198,7 @@ static struct attribute *spritz_attrs[] = {
 #undef SPRITZ_KNOB_PTR
 	&tables_attr.attr,
 	&paths_attr.attr,
+	&floor_enables_attr.attr,
 	&staging_attr.attr,
 	&staging_bytes_attr.attr,
 	&version_attr.attr,

@@ -23,7 +23,11 @@
  *  - spritz_path_timeout() (softirq, no allocation, no sleeping) marks the
  *    path disabled, puts it on the table's preallocated expiry list and
  *    kicks the work item, which rebuilds the samplers and re-arms itself for
- *    the next expiry; until the rebuild, pick() skips disabled samples.
+ *    the next expiry; until the rebuild, pick() skips disabled samples;
+ *  - a destination keeps min_enabled_pct of its paths enabled whatever the
+ *    timeouts (spritz_min_enabled()): a timeout past that brings the least
+ *    recently disabled path back first.  The paper disables freely; its
+ *    senders trust their feedback, this one's is the peers' word.
  *
  * Documentation/design-kmod.rst has the details and the locking rules.
  */
@@ -417,7 +421,8 @@ static bool spritz_dest_inherit(struct spritz_table *t, struct spritz_dest *d,
 		atomic64_set(&p->picks, atomic64_read(&op->picks));
 		atomic64_set(&p->timeouts, atomic64_read(&op->timeouts));
 		atomic64_set(&p->disables, atomic64_read(&op->disables));
-		if (!op->disabled_until || d->nenabled == 1)
+		if (!op->disabled_until ||
+		    d->nenabled <= spritz_min_enabled(d->npaths, spritz_knob(min_enabled_pct)))
 			continue;
 		p->disabled_until = op->disabled_until;
 		p->disabled_at = op->disabled_at;
@@ -707,6 +712,9 @@ out:
 	return ret;
 }
 
+/* Paths a timeout's floor brought back (sysfs floor_enables). */
+atomic64_t spritz_floor_enables = ATOMIC64_INIT(0);
+
 /* The least recently disabled path of @d other than @skip (t->lock). */
 static struct spritz_path *spritz_oldest_disabled(struct spritz_dest *d, struct spritz_path *skip)
 {
@@ -727,9 +735,10 @@ static struct spritz_path *spritz_oldest_disabled(struct spritz_dest *d, struct 
 /*
  * A timeout on (@src, @dst, @ev): disable the path for disable_ms from now (a
  * repeated timeout restarts it: later, or earlier if disable_ms went down
- * meanwhile).  If it is the last enabled path of @dst,
- * the least recently disabled one comes back first, so a destination always
- * keeps a path.  Softirq-safe: spinlock, no allocation, O(paths of @dst).
+ * meanwhile).  If @dst has no more enabled paths than spritz_min_enabled()
+ * keeps, the least recently disabled one comes back first (counted in
+ * spritz_floor_enables), so a destination always keeps that many.
+ * Softirq-safe: spinlock, no allocation, O(paths of @dst).
  */
 int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 {
@@ -759,11 +768,12 @@ int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 
 	spin_lock_bh(&t->lock);
 	if (!p->disabled_until) {
-		if (d->nenabled == 1) {
+		if (d->nenabled <= spritz_min_enabled(d->npaths, spritz_knob(min_enabled_pct))) {
 			q = spritz_oldest_disabled(d, p);
-			if (!q) /* the only path: keep it */
+			if (!q) /* none disabled: all are kept */
 				goto out_unlock;
 			spritz_path_enable(t, d, q);
+			atomic64_inc(&spritz_floor_enables);
 		}
 		d->nenabled--;
 		atomic64_inc(&p->disables);

@@ -112,6 +112,7 @@ public:
 	/* A TIMEOUT on (host, dst, ev): disable it for disable_ms. 0 or -ENOENT. */
 	int timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint64_t now);
 	uint64_t disables = 0, enables = 0;
+	uint64_t floor_enables = 0; /* enables by the min_enabled_pct floor */
 	/* every path disabled now: (host, its switch, dst, ev) */
 	struct Key {
 		uint32_t host, src, dst;
@@ -119,6 +120,8 @@ public:
 		uint8_t cls; /* latency class, 0 = minimal */
 	};
 	std::vector<Key> disabled_now() const;
+	/* The knobs from now on, as a sysfs write (tests). */
+	void set_knobs(const spritz_knob_values &k) { k_ = k; }
 
 private:
 	Dest *dest(uint32_t host, uint32_t src, uint32_t dst);

@@ -10,7 +10,7 @@
  *	           [--minimal-tag TAG] [--hash-seed N] [--rng-seed N]
  *	           [--connect-us US] [--max-cwnd PKTS] [--progress]
  *	           [--trace-flow N] [--no-disable] [--flow-disables N]
- *	           [--peer-disables N] [--walk]
+ *	           [--peer-disables N] [--min-enabled-pct N] [--walk]
  *
  * --seed chooses the failed links and, unless --rng-seed is given, seeds
  * the simulator's random source (path picks, Valiant, failures).
@@ -28,6 +28,9 @@
  * bound): paths one flow's TIMEOUTs disable for every flow.
  * --peer-disables N: the knob peer_disables (default 8; 0: no bound): the
  * same for all flows of a host to one peer host.
+ * --min-enabled-pct N: the knob min_enabled_pct (default 50; 0: only the
+ * last path of a destination is kept): the share of a destination's paths
+ * that TIMEOUTs never disable.
  *
  * The fabric is libspritz's (TOPO as spritzctl takes it): one ns-3 node per
  * switch and per host, point-to-point links at Table II's speed and cable
@@ -979,6 +982,7 @@ struct Params {
 	uint64_t deadline_us = 1000000;
 	int32_t flow_disables = -1; /* -1: the knob's default */
 	int32_t peer_disables = -1; /* -1: the knob's default */
+	int32_t min_enabled_pct = -1; /* -1: the knob's default */
 };
 
 /* Switch and host nodes, host IP stacks, switch_rx() on every switch. */
@@ -1308,7 +1312,8 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"steered\": %llu, \"data_sent\": %llu, \"ecn_marks\": %llu, "
 		   "\"queue_drops\": %llu, \"blackhole_drops\": %llu, \"other_drops\": %llu, "
 		   "\"failed_links\": %zu, \"ugal_valiant\": %llu, \"ugal_minimal\": %llu, "
-		   "\"path_disables\": %llu, \"path_enables\": %llu, \"path_disable_withheld\": %llu, "
+		   "\"path_disables\": %llu, \"path_enables\": %llu, \"floor_enables\": %llu, "
+		   "\"path_disable_withheld\": %llu, "
 		   "\"path_disable_peer_withheld\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"disabled_minimal\": %llu, "
 		   "\"fb_ack\": %llu, "
@@ -1330,6 +1335,7 @@ void write_results(FILE *o, double wall, double cpu)
 				     S->drops[SPRITZ_SW_DROP_NO_PORT] + S->drops[SPRITZ_SW_DROP_DOWN]),
 		S->failed.size(), (unsigned long long)S->ugal_val, (unsigned long long)S->ugal_min,
 		(unsigned long long)S->tables->disables, (unsigned long long)S->tables->enables,
+		(unsigned long long)S->tables->floor_enables,
 		(unsigned long long)S->st.path_disable_withheld,
 		(unsigned long long)S->st.path_disable_peer_withheld, (unsigned long long)dis_failed,
 		(unsigned long long)dis_other,
@@ -1381,7 +1387,7 @@ void usage()
 		"       [--rto-us US] [--dupthresh N] [--rate-gbps G] [--stop-tag TAG] [--ecmp-tag TAG]\n"
 		"       [--minimal-tag TAG] [--hash-seed N] [--rng-seed N] [--connect-us US]\n"
 		"       [--max-cwnd PKTS] [--progress] [--trace-flow N] [--no-disable]\n"
-		"       [--flow-disables N] [--peer-disables N]\n");
+		"       [--flow-disables N] [--peer-disables N] [--min-enabled-pct N]\n");
 	exit(2);
 }
 
@@ -1392,14 +1398,14 @@ struct Args {
 	uint32_t rng_seed = 0;
 };
 
-/* A disable bound (--flow-disables, --peer-disables): 0..255, as the knobs. */
-int32_t parse_bound(const char *opt, const char *arg)
+/* A disable bound (--flow-disables, --peer-disables, --min-enabled-pct): 0..@max, as the knobs. */
+int32_t parse_bound(const char *opt, const char *arg, long max)
 {
 	char *end;
 	long v = strtol(arg, &end, 10);
 
-	if (*arg == 0 || *end || v < 0 || v > 255)
-		die("failed to parse %s %s: not a number from 0 to 255", opt, arg);
+	if (*arg == 0 || *end || v < 0 || v > max)
+		die("failed to parse %s %s: not a number from 0 to %ld", opt, arg, max);
 	return (int32_t)v;
 }
 
@@ -1431,6 +1437,7 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		{ "no-disable", no_argument, nullptr, 'N' },
 		{ "flow-disables", required_argument, nullptr, 'B' },
 		{ "peer-disables", required_argument, nullptr, 'P' },
+		{ "min-enabled-pct", required_argument, nullptr, 'L' },
 		{ nullptr, 0, nullptr, 0 },
 	};
 	int c;
@@ -1457,8 +1464,9 @@ void parse_args(int argc, char **argv, Params &P, Args &A, Sim *S)
 		case 'H': S->hash_seed = strtoul(optarg, nullptr, 0); break;
 		case 'X': S->trace_flow = strtol(optarg, nullptr, 0); break;
 		case 'N': S->no_disable = true; break;
-		case 'B': P.flow_disables = parse_bound("--flow-disables", optarg); break;
-		case 'P': P.peer_disables = parse_bound("--peer-disables", optarg); break;
+		case 'B': P.flow_disables = parse_bound("--flow-disables", optarg, 255); break;
+		case 'P': P.peer_disables = parse_bound("--peer-disables", optarg, 255); break;
+		case 'L': P.min_enabled_pct = parse_bound("--min-enabled-pct", optarg, 100); break;
 		case 'C': S->setup_ns = strtoull(optarg, nullptr, 0) * 1000; break;
 		case 'M':
 			P.max_cwnd = strtoll(optarg, nullptr, 0);
@@ -1513,6 +1521,8 @@ void sim_init(Sim *S, const Params &P, const Args &A)
 		S->knobs.flow_disables = (uint32_t)P.flow_disables;
 	if (P.peer_disables >= 0)
 		S->knobs.peer_disables = (uint32_t)P.peer_disables;
+	if (P.min_enabled_pct >= 0)
+		S->knobs.min_enabled_pct = (uint32_t)P.min_enabled_pct;
 	S->disables.flow = S->knobs.flow_disables;
 	S->disables.peer = S->knobs.peer_disables;
 	S->disables.window_ns = (uint64_t)S->knobs.disable_ms * 1000000ULL;

@@ -4,8 +4,9 @@
  * destination switch), sampled with spritz.ko's alias samplers
  * (include/spritz/sampler.h) and disabled on TIMEOUT the way
  * spritz_path_timeout() does (kmod/table.c): a repeated timeout extends
- * the disable, the last enabled path of a destination is never disabled
- * without the least recently disabled one coming back.  Differences from
+ * the disable, a destination keeps spritz_min_enabled() of its paths
+ * enabled (knob min_enabled_pct): past that, the least recently disabled
+ * one comes back first.  Differences from
  * the module (Documentation/sim.rst): samplers are rebuilt at once, not
  * by a work item, and expiries are noticed at the next pick.
  */
@@ -208,16 +209,17 @@ int Tables::timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint
 		return -ENOENT;
 	d->timeouts[p]++;
 	if (!d->until[p]) {
-		if (d->nenabled == 1) {
+		if (d->nenabled <= spritz_min_enabled(d->n, k_.min_enabled_pct)) {
 			/* the least recently disabled one comes back */
 			for (i = 0; i < d->n; i++)
 				if (i != p && d->until[i] && (q == UINT32_MAX || d->at[i] < d->at[q]))
 					q = i;
 			if (q == UINT32_MAX)
-				return 0; /* the only path: keep it */
+				return 0; /* none disabled: all are kept */
 			d->until[q] = 0;
 			d->nenabled++;
 			enables++;
+			floor_enables++;
 		}
 		d->nenabled--;
 		disables++;

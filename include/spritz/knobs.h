@@ -38,6 +38,7 @@
 #define SPRITZ_DEF_FLOWLET_GAP_US 50	/* [L] Flicr flowlet gap */
 #define SPRITZ_DEF_FLOW_DISABLES 4	/* [L] host-wide disables one flow may cause per disable_ms */
 #define SPRITZ_DEF_PEER_DISABLES 8	/* [L] ... all flows to one peer address */
+#define SPRITZ_DEF_MIN_ENABLED_PCT 50	/* [L] paths of a destination no TIMEOUT takes */
 
 /* X(name, default, min, max) */
 #define SPRITZ_KNOBS(X)                                                                \
@@ -56,7 +57,8 @@
 	X(small_flow_weight, SPRITZ_DEF_SMALL_FLOW_WEIGHT, 1, 65535)                   \
 	X(flowlet_gap_us, SPRITZ_DEF_FLOWLET_GAP_US, 1, 10000000)                      \
 	X(flow_disables, SPRITZ_DEF_FLOW_DISABLES, 0, 255)                             \
-	X(peer_disables, SPRITZ_DEF_PEER_DISABLES, 0, 255)
+	X(peer_disables, SPRITZ_DEF_PEER_DISABLES, 0, 255)                             \
+	X(min_enabled_pct, SPRITZ_DEF_MIN_ENABLED_PCT, 0, 100)
 
 /* A snapshot of every knob, as bpf_spritz_knobs() hands it to BPF. */
 struct spritz_knob_values {

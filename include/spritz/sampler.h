@@ -30,6 +30,21 @@ enum spritz_variant {
 	SPRITZ_V_NR,
 };
 
+/*
+ * Paths of a destination of @n that TIMEOUTs never disable (knob
+ * min_enabled_pct, @pct): @pct % of @n rounded up, and at least one.  A
+ * disable that would leave fewer enabled brings the least recently
+ * disabled path back first (spritz_path_timeout(), the simulator's
+ * tables): however its feedback was made, no flow takes more than the
+ * rest of a destination's paths away.
+ */
+static __always_inline __u32 spritz_min_enabled(__u32 n, __u32 pct)
+{
+	__u32 m = (__u32)(((__u64)n * pct + 99) / 100);
+
+	return m > 1 ? m : 1;
+}
+
 /* One alias-method column: keep the column with prob/2^32, else alias. */
 struct spritz_alias {
 	__u32 prob;

@@ -83,13 +83,13 @@ invalid=(
 alg_invalid=(SCOUT scoutx $'\n' "scout spray" "-1" 0 "$long")
 nknobs=$(wc -l <<<"$knobs")
 
-ktap_header $((2 + 2 * nknobs + 4 + 5 + ${#invalid[@]} + ${#alg_invalid[@]} + 5 + 1))
+ktap_header $((2 + 2 * nknobs + 5 + 5 + ${#invalid[@]} + ${#alg_invalid[@]} + 6 + 1))
 run_test insmod insmod "$ko"
 run_test algorithm_default check_default algorithm scout
 while read -r name def min max; do
 	run_test "${name}_default" check_default "$name" "$def"
 done <<<"$knobs"
-for f in tables paths staging staging_bytes; do
+for f in tables paths staging staging_bytes floor_enables; do
 	run_test "${f}_empty" check_default "$f" 0
 done
 while read -r name def min max; do
@@ -104,7 +104,7 @@ done
 for i in "${!alg_invalid[@]}"; do
 	run_test "algorithm_invalid_$i" refused "$dir/algorithm" "${alg_invalid[$i]}"
 done
-for f in tables paths staging staging_bytes version; do
+for f in tables paths staging staging_bytes floor_enables version; do
 	run_test "${f}_read_only" refused "$dir/$f" 1
 done
 run_test rmmod spritz_rmmod

@@ -5,7 +5,9 @@
  * TIMEOUT disables a path for the flows of the host that saw it and not
  * for the other hosts of its switch; and a disable behaves as the module's
  * (kmod/table.c spritz_path_timeout()): it lasts disable_ms, a repeat
- * extends it, the last enabled path is never taken away.
+ * extends it, the last enabled path is never taken away, nor the share
+ * of min_enabled_pct (the table of selftests/lib/floor_cases.h, which
+ * bpf/sampling runs against spritz.ko).
  *
  * Fixture: Dragonfly p=2,a=4,h=2, hosts 0 and 1 behind switch 0, and the
  * list of switch 0 to switch 5 (another group: 8 paths).
@@ -17,6 +19,7 @@
 #include <map>
 #include <vector>
 
+#include "floor_cases.h"
 #include "model.h"
 #include "test.h"
 
@@ -118,13 +121,16 @@ void test_expiry(void)
 	ASSERT_EQ(f.tab->enables, 1, "enables");
 }
 
-/* The last enabled path stays: disabling it brings the least recently
- * disabled one back instead. */
+/* The last enabled path stays (min_enabled_pct 0): disabling it brings
+ * the least recently disabled one back instead. */
 void test_last_path(void)
 {
 	Fixture f;
 	auto all = f.picks(H0, 4000, 1);
 	uint64_t t = 10;
+
+	f.k.min_enabled_pct = 0;
+	f.tab->set_knobs(f.k);
 
 	for (auto &e : all)
 		ASSERT_OK(f.tab->timeout(H0, SRC, DST, e.first, t++), "timeout");
@@ -133,6 +139,37 @@ void test_last_path(void)
 	ASSERT_EQ(left.size(), 1, "one path left");
 	ASSERT_GT(left[all.begin()->first], 0, "the first disabled, back");
 	ASSERT_EQ(f.picks(H1, 4000, t).size(), 8, "host 1 untouched");
+}
+
+/* The floor's table (floor_cases.h) on host 0's 8 paths to switch 5. */
+void test_floor(void)
+{
+	Fixture f;
+	auto all = f.picks(H0, 4000, 1);
+	std::vector<uint16_t> ev;
+	char what[64];
+	uint64_t fe = 0;
+
+	for (auto &e : all)
+		ev.push_back(e.first);
+	if (!ASSERT_EQ(ev.size(), FLOOR_NPATHS, "the fixture's paths"))
+		return;
+	for (size_t i = 0; i < sizeof(floor_cases) / sizeof(floor_cases[0]); i++) {
+		const floor_case &c = floor_cases[i];
+		unsigned int mask = 0;
+
+		snprintf(what, sizeof(what), "floor row %zu", i + 1);
+		f.k.min_enabled_pct = c.pct;
+		f.tab->set_knobs(f.k);
+		ASSERT_OK(f.tab->timeout(H0, SRC, DST, ev[c.path], 10 + i), what);
+		for (auto &k : f.tab->disabled_now())
+			for (size_t j = 0; j < ev.size(); j++)
+				if (k.host == H0 && k.dst == DST && k.ev == ev[j])
+					mask |= 1U << j;
+		fe += c.floor_enables;
+		ASSERT_EQ(mask, c.disabled, what);
+		ASSERT_EQ(f.tab->floor_enables, fe, what);
+	}
 }
 
 /* Bad keys change nothing. */
@@ -188,6 +225,8 @@ void test_avoid(void)
 		uint64_t avoid = 0, t = 10;
 		std::map<uint16_t, int> want;
 
+		g.k.min_enabled_pct = 0; /* six of eight disabled: no floor */
+		g.tab->set_knobs(g.k);
 		for (int i : r.disable)
 			ASSERT_OK(g.tab->timeout(H0, SRC, DST, evs[i], t++), r.name);
 		for (int i : r.avoid)
@@ -270,6 +309,7 @@ const struct test_case cases[] = {
 	{ "per_host", test_per_host },
 	{ "expiry", test_expiry },
 	{ "last_path", test_last_path },
+	{ "floor", test_floor },
 	{ "bad_keys", test_bad_keys },
 	{ "avoid", test_avoid },
 };

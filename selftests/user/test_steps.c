@@ -254,6 +254,7 @@ static void test_ro_files(void)
 	} rows[] = {
 		{ "tables", true },	   { "paths", true },	  { "staging", true },
 		{ "staging_bytes", true }, { "version", true },	  { "w_scale", false },
+		{ "floor_enables", true },
 		{ "algorithm", false },	   { "staging_", false }, { "", false },
 	};
 	const char *top = getenv("SPRITZ_TOP");

@@ -23,7 +23,8 @@ const char *const spritz_algo_names[] = SPRITZ_ALGO_NAMES;
 const size_t spritz_nalgos = ARRAY_SIZE(spritz_algo_names);
 
 /* every __ATTR_RO() of kmod/sysfs.c (test_steps.c checks) */
-const char *const spritz_ro_files[] = { "tables", "paths", "staging", "staging_bytes", "version" };
+const char *const spritz_ro_files[] = { "tables",	       "paths",	  "floor_enables",
+					 "staging",	       "staging_bytes", "version" };
 const size_t spritz_nro_files = ARRAY_SIZE(spritz_ro_files);
 
 _Static_assert(ARRAY_SIZE(spritz_knobs) <=

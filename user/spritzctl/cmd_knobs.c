@@ -8,8 +8,8 @@
  * the same table the module validates against, so a value refused here would
  * be refused by the kernel and the error can name the valid range before
  * anything is written.  "algorithm" takes a name of SPRITZ_ALGO_NAMES; the
- * read-only files (spritz_ro_files: tables, paths, staging, staging_bytes,
- * version) can be read with get.
+ * read-only files (spritz_ro_files: tables, paths, floor_enables, staging,
+ * staging_bytes, version) can be read with get.
  *
  * Options are scanned by hand rather than with getopt so that a negative
  * VALUE ("set w_scale -1") is reported as out of range, not as an option.

@@ -18,6 +18,10 @@
  *    disable_ms went down, shortens it (back within 30 s, not 1 h); the last
  *    enabled path of a destination is never lost (least recently
  *    disabled comes back);
+ *  - a destination keeps min_enabled_pct of its paths enabled: a timeout
+ *    past that brings the least recently disabled back first, counted in
+ *    sysfs floor_enables (the table of selftests/lib/floor_cases.h, which
+ *    sim/tables runs against the simulator's tables);
  *  - a reload (a new COMMIT) keeps the disable and counters of a path it
  *    does not change, and starts a changed one afresh;
  *  - the per-path counters of the dump agree with the picks seen;
@@ -31,6 +35,7 @@
 #include <spritz/kfuncs.h>
 #include <spritz/knobs.h>
 
+#include "floor_cases.h"
 #include "kmod_util.h"
 #include "pick.skel.h"
 #include "test.h"
@@ -557,6 +562,59 @@ static void test_reload_keeps(void)
 	dump_copy_free(&c);
 }
 
+/*
+ * The floor's table on dst 1, its paths afresh (a reload with every weight
+ * changed).  Rows 20 ms apart: "least recently disabled" compares jiffies.
+ */
+static void test_floor(void)
+{
+	struct spritz_nl_path q1[NP];
+	struct spritz_nl_dest t[3] = {
+		{ .dst = 1, .npaths = NP, .paths = q1 },
+		{ .dst = 2, .npaths = 2, .paths = p2 },
+		{ .dst = 3, .npaths = 1, .paths = p3 },
+	};
+	const struct spritz_nl_dest *d;
+	struct dump_copy c = { 0 };
+	long long fe0 = knob_get("floor_enables"), fe = 0;
+	char what[64];
+	size_t i;
+	int j;
+
+	memcpy(q1, p1, sizeof(q1));
+	for (j = 0; j < NP; j++)
+		q1[j].base_weight++;
+	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "reload afresh")) {
+		printf("# %s\n", err);
+		return;
+	}
+	ASSERT_GE(fe0, 0, "floor_enables readable");
+	ASSERT_OK(knob_set("disable_ms", 3600000), "disable_ms = 1 h");
+	for (i = 0; i < ARRAY_SIZE(floor_cases); i++) {
+		const struct floor_case *r = &floor_cases[i];
+		unsigned int mask = 0;
+
+		snprintf(what, sizeof(what), "floor row %zu", i + 1);
+		usleep(20000);
+		ASSERT_OK(knob_set("min_enabled_pct", r->pct), what);
+		ASSERT_EQ(timeout(1, q1[r->path].ev), 0, what);
+		if (!ASSERT_OK(dump_table(nl, &c), what) ||
+		    !ASSERT_OK_PTR(d = dump_dest(&c, 1), what))
+			break;
+		for (j = 0; j < NP; j++)
+			mask |= (d->paths[j].disabled_ms > 0) << j;
+		fe += r->floor_enables;
+		ASSERT_EQ(mask, r->disabled, what);
+		ASSERT_EQ(knob_get("floor_enables") - fe0, fe, what);
+	}
+	dump_copy_free(&c);
+	knob_set("min_enabled_pct", SPRITZ_DEF_MIN_ENABLED_PCT);
+	knob_set("disable_ms", SPRITZ_DEF_DISABLE_MS);
+	t[0].paths = p1; /* every path changed back: all enabled */
+	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "reload back"))
+		printf("# %s\n", err);
+}
+
 static void test_teardown(void)
 {
 	if (nl)
@@ -579,6 +637,7 @@ static const struct test_case cases[] = {
 	{ "reload_keeps", test_reload_keeps },
 	{ "last_path", test_last_path },
 	{ "timer", test_timer },
+	{ "floor", test_floor },
 	{ "teardown", test_teardown },
 };
 
