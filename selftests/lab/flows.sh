@@ -229,6 +229,7 @@ test_run_schema()
 		all(.schemes[]; .counters.bpf.switch_pct > 0 and .counters.bpf.run_ns.spritz_switch > 0) and
 		.schemes.scout.counters.bpf.host_pct > 0 and .schemes.ecmp.counters.bpf.host_pct == 0 and
 		.schemes.scout.counters.spritz.path_disables >= 0 and
+		.schemes.scout.counters.spritz.floor_enables >= 0 and
 		.schemes.ecmp.counters.spritz == null and .schemes["ugal-l"].counters.spritz == null and
 		.schemes["ugal-l"].finished == .schemes["ugal-l"].flows' \
 		"$DIR/run/results.json" >/dev/null ||
