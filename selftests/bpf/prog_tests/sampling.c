@@ -109,6 +109,21 @@ static int timeout(uint32_t dst, uint16_t ev)
 	return skel->bss->timeout_ret;
 }
 
+/* Load the lists: dst 1 @l1 (NP paths), dst 2 p2, dst 3 p3.  0 or -1. */
+static int load_lists(struct spritz_nl_path *l1, const char *what)
+{
+	struct spritz_nl_dest t[3] = {
+		{ .dst = 1, .npaths = NP, .paths = l1 },
+		{ .dst = 2, .npaths = 2, .paths = p2 },
+		{ .dst = 3, .npaths = 1, .paths = p3 },
+	};
+
+	if (ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), what))
+		return 0;
+	printf("# %s\n", err);
+	return -1;
+}
+
 /* Chi-square of the last run's picks on dst 1 against weights @w. */
 static bool chi2_ok(const double *w, const char *what)
 {
@@ -149,11 +164,6 @@ static void weights(double *w, double scale, const bool *disabled)
 
 static void test_setup(void)
 {
-	struct spritz_nl_dest t[3] = {
-		{ .dst = 1, .npaths = NP, .paths = p1 },
-		{ .dst = 2, .npaths = 2, .paths = p2 },
-		{ .dst = 3, .npaths = 1, .paths = p3 },
-	};
 	int i;
 
 	for (i = 0; i < NP; i++) {
@@ -166,8 +176,7 @@ static void test_setup(void)
 		return;
 	if (!ASSERT_OK(spritz_nl_open(&nl, err, sizeof(err)), "spritz_nl_open"))
 		return;
-	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "load"))
-		printf("# %s\n", err);
+	load_lists(p1, "load");
 }
 
 static void test_knobs(void)
@@ -530,18 +539,12 @@ static void test_timer(void)
 static void test_reload_keeps(void)
 {
 	struct spritz_nl_path q1[NP];
-	struct spritz_nl_dest t[3] = {
-		{ .dst = 1, .npaths = NP, .paths = q1 },
-		{ .dst = 2, .npaths = 2, .paths = p2 },
-		{ .dst = 3, .npaths = 1, .paths = p3 },
-	};
 	const struct spritz_nl_path *p;
 	struct dump_copy c = { 0 };
 
 	memcpy(q1, p1, sizeof(q1));
 	q1[3].base_weight++;
-	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "reload"))
-		printf("# %s\n", err);
+	load_lists(q1, "reload");
 	if (ASSERT_OK_PTR(p = dump_path1(&c, 0), "dump")) {
 		ASSERT_GT(p->disabled_ms, SPRITZ_DEF_DISABLE_MS, "unchanged path: still disabled");
 		ASSERT_EQ(p->weight, 0, "unchanged path: weight 0");
@@ -554,9 +557,7 @@ static void test_reload_keeps(void)
 	}
 	if (ASSERT_OK(run_picks(1, 0, 100), "run"))
 		ASSERT_EQ(skel->bss->hist[p1[0].ev], 0, "kept disable: path 0 not picked");
-	t[0].paths = p1;
-	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "reload back"))
-		printf("# %s\n", err);
+	load_lists(p1, "reload back");
 	if (ASSERT_OK_PTR(p = dump_path1(&c, 0), "dump"))
 		ASSERT_GT(p->disabled_ms, 0, "still disabled after a second reload");
 	dump_copy_free(&c);
@@ -569,11 +570,6 @@ static void test_reload_keeps(void)
 static void test_floor(void)
 {
 	struct spritz_nl_path q1[NP];
-	struct spritz_nl_dest t[3] = {
-		{ .dst = 1, .npaths = NP, .paths = q1 },
-		{ .dst = 2, .npaths = 2, .paths = p2 },
-		{ .dst = 3, .npaths = 1, .paths = p3 },
-	};
 	const struct spritz_nl_dest *d;
 	struct dump_copy c = { 0 };
 	long long fe0 = knob_get("floor_enables"), fe = 0;
@@ -584,10 +580,8 @@ static void test_floor(void)
 	memcpy(q1, p1, sizeof(q1));
 	for (j = 0; j < NP; j++)
 		q1[j].base_weight++;
-	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "reload afresh")) {
-		printf("# %s\n", err);
+	if (load_lists(q1, "reload afresh"))
 		return;
-	}
 	ASSERT_GE(fe0, 0, "floor_enables readable");
 	ASSERT_OK(knob_set("disable_ms", 3600000), "disable_ms = 1 h");
 	for (i = 0; i < ARRAY_SIZE(floor_cases); i++) {
@@ -610,9 +604,7 @@ static void test_floor(void)
 	dump_copy_free(&c);
 	knob_set("min_enabled_pct", SPRITZ_DEF_MIN_ENABLED_PCT);
 	knob_set("disable_ms", SPRITZ_DEF_DISABLE_MS);
-	t[0].paths = p1; /* every path changed back: all enabled */
-	if (!ASSERT_OK(spritz_nl_load(nl, 0, NSW, t, 3, err, sizeof(err)), "reload back"))
-		printf("# %s\n", err);
+	load_lists(p1, "reload back"); /* every path changed back: all enabled */
 }
 
 static void test_teardown(void)
