@@ -406,9 +406,9 @@ static struct spritz_path *spritz_path_was(const struct spritz_path *p, struct s
 static bool spritz_dest_inherit(struct spritz_table *t, struct spritz_dest *d,
 				struct spritz_table *old, struct spritz_dest *oldd, u16 *idx)
 {
+	u32 i, floor = spritz_min_enabled(d->npaths, spritz_knob(min_enabled_pct));
 	struct spritz_path *p, *op;
 	bool disabled = false;
-	u32 i;
 
 	for (i = 0; i < oldd->npaths; i++)
 		idx[oldd->paths[i].ev] = i + 1;
@@ -421,8 +421,7 @@ static bool spritz_dest_inherit(struct spritz_table *t, struct spritz_dest *d,
 		atomic64_set(&p->picks, atomic64_read(&op->picks));
 		atomic64_set(&p->timeouts, atomic64_read(&op->timeouts));
 		atomic64_set(&p->disables, atomic64_read(&op->disables));
-		if (!op->disabled_until ||
-		    d->nenabled <= spritz_min_enabled(d->npaths, spritz_knob(min_enabled_pct)))
+		if (!op->disabled_until || d->nenabled <= floor)
 			continue;
 		p->disabled_until = op->disabled_until;
 		p->disabled_at = op->disabled_at;

@@ -35,8 +35,8 @@ enum spritz_variant {
  * min_enabled_pct, @pct): @pct % of @n rounded up, and at least one.  A
  * disable that would leave fewer enabled brings the least recently
  * disabled path back first (spritz_path_timeout(), the simulator's
- * tables): however its feedback was made, no flow takes more than the
- * rest of a destination's paths away.
+ * tables): however the feedback was made, timeouts never leave a
+ * destination fewer enabled paths than this.
  */
 static __always_inline __u32 spritz_min_enabled(__u32 n, __u32 pct)
 {
