@@ -230,43 +230,61 @@ int spritz_table_add_dest(struct spritz_table *t, u32 dst, u32 npaths,
 	return 0;
 }
 
+/*
+ * The sampler core's view of a destination list (spritz_sampler_build(),
+ * spritz_sampler_pick(), spritz_floor_enable()): random words, the paths'
+ * states.
+ */
+struct spritz_pick_ctx {
+	struct rnd_state *rnd;
+	struct spritz_dest *d;
+};
+
+static u32 spritz_pick_rnd(void *c)
+{
+	return prandom_u32_state(((struct spritz_pick_ctx *)c)->rnd);
+}
+
+static int spritz_pick_off(void *c, u32 i)
+{
+	return !!READ_ONCE(((struct spritz_pick_ctx *)c)->d->paths[i].disabled_until);
+}
+
+static u16 spritz_pick_ev(void *c, u32 i)
+{
+	return ((struct spritz_pick_ctx *)c)->d->paths[i].ev;
+}
+
+static u32 spritz_path_base(void *c, u32 i)
+{
+	return ((struct spritz_pick_ctx *)c)->d->paths[i].base_weight;
+}
+
+static u8 spritz_path_class(void *c, u32 i)
+{
+	return ((struct spritz_pick_ctx *)c)->d->paths[i].lat_class;
+}
+
+static u64 spritz_path_disabled_at(void *c, u32 i)
+{
+	return ((struct spritz_pick_ctx *)c)->d->paths[i].disabled_at;
+}
+
 /* Build every variant of @d's samplers into @s from the paths' state now. */
 static void spritz_dest_build(struct spritz_table *t, struct spritz_dest *d,
 			      struct spritz_sampler *s)
 {
+	struct spritz_pick_ctx c = { .d = d };
 	struct spritz_knob_values k;
-	u32 i, n = d->npaths, v;
-	u64 total;
+	u32 v;
 
 	k.weighted = spritz_knob(weighted);
 	k.w_scale = spritz_knob(w_scale);
 	k.min_bias_factor = spritz_knob(min_bias_factor);
 	k.small_flow_weight = spritz_knob(small_flow_weight);
-
-	for (v = 0; v < SPRITZ_V_NR; v++) {
-		total = 0;
-		for (i = 0; i < n; i++) {
-			const struct spritz_path *p = &d->paths[i];
-
-			t->scratch[i] = READ_ONCE(p->disabled_until) ? 0 :
-					spritz_variant_weight(p->base_weight, p->lat_class, v, &k);
-			total += t->scratch[i];
-		}
-		if (!total) {
-			/* only zero-weight paths left: enabled ones equally */
-			for (i = 0; i < n; i++) {
-				t->scratch[i] = !READ_ONCE(d->paths[i].disabled_until);
-				total += t->scratch[i];
-			}
-		}
-		if (!total) {
-			/* transient: all disabled; pick() falls back anyway */
-			for (i = 0; i < n; i++)
-				t->scratch[i] = 1;
-			total = n;
-		}
-		spritz_alias_build(s->col[v], t->scratch, t->small, t->large, n, total);
-	}
+	for (v = 0; v < SPRITZ_V_NR; v++)
+		spritz_sampler_build(s->col[v], t->scratch, t->small, t->large, d->npaths, v, &k,
+				     &c, spritz_pick_off, spritz_path_base, spritz_path_class);
 }
 
 /* Rebuild @d into its spare sampler and publish it (work context). */
@@ -400,8 +418,9 @@ static struct spritz_path *spritz_path_was(const struct spritz_path *p, struct s
 /*
  * @d takes the live state of its paths that @oldd (the same destination in
  * the table being replaced) holds unchanged: counters, and a disable with
- * the time it has left.  A destination keeps one enabled path.  Mutex
- * held, @t not yet published.
+ * the time it has left, as long as the destination keeps
+ * spritz_min_enabled() of its paths enabled (the disables past that are
+ * dropped).  Mutex held, @t not yet published.
  */
 static bool spritz_dest_inherit(struct spritz_table *t, struct spritz_dest *d,
 				struct spritz_table *old, struct spritz_dest *oldd, u16 *idx)
@@ -653,27 +672,6 @@ static struct spritz_dest *spritz_lookup(struct spritz_table **tp, u32 src, u32 
 	return t->dests[dst];
 }
 
-/* spritz_sampler_pick()'s view of a destination list: random words, states. */
-struct spritz_pick_ctx {
-	struct rnd_state *rnd;
-	struct spritz_dest *d;
-};
-
-static u32 spritz_pick_rnd(void *c)
-{
-	return prandom_u32_state(((struct spritz_pick_ctx *)c)->rnd);
-}
-
-static int spritz_pick_off(void *c, u32 i)
-{
-	return !!READ_ONCE(((struct spritz_pick_ctx *)c)->d->paths[i].disabled_until);
-}
-
-static u16 spritz_pick_ev(void *c, u32 i)
-{
-	return ((struct spritz_pick_ctx *)c)->d->paths[i].ev;
-}
-
 /*
  * Sample one path of @dst other than the EVs of @avoid: O(1) alias lookup
  * with the per-CPU prandom state.  A draw on a path disabled since the last
@@ -714,23 +712,6 @@ out:
 /* Paths a timeout's floor brought back (sysfs floor_enables). */
 atomic64_t spritz_floor_enables = ATOMIC64_INIT(0);
 
-/* The least recently disabled path of @d other than @skip (t->lock). */
-static struct spritz_path *spritz_oldest_disabled(struct spritz_dest *d, struct spritz_path *skip)
-{
-	struct spritz_path *best = NULL;
-	u32 i;
-
-	for (i = 0; i < d->npaths; i++) {
-		struct spritz_path *p = &d->paths[i];
-
-		if (p == skip || !p->disabled_until)
-			continue;
-		if (!best || time_before64(p->disabled_at, best->disabled_at))
-			best = p;
-	}
-	return best;
-}
-
 /*
  * A timeout on (@src, @dst, @ev): disable the path for disable_ms from now (a
  * repeated timeout restarts it: later, or earlier if disable_ms went down
@@ -741,16 +722,18 @@ static struct spritz_path *spritz_oldest_disabled(struct spritz_dest *d, struct 
  */
 int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 {
-	struct spritz_path *p = NULL, *q;
+	struct spritz_pick_ctx c = {};
+	struct spritz_path *p = NULL;
 	struct spritz_table *t;
 	struct spritz_dest *d;
 	bool kick = false;
 	u64 now, until;
+	int ret = 0, q;
 	u32 i;
-	int ret = 0;
 
 	rcu_read_lock();
 	d = spritz_lookup(&t, src, dst);
+	c.d = d;
 	for (i = 0; d && i < d->npaths; i++) {
 		if (d->paths[i].ev == ev) {
 			p = &d->paths[i];
@@ -767,11 +750,12 @@ int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 
 	spin_lock_bh(&t->lock);
 	if (!p->disabled_until) {
-		if (d->nenabled <= spritz_min_enabled(d->npaths, spritz_knob(min_enabled_pct))) {
-			q = spritz_oldest_disabled(d, p);
-			if (!q) /* none disabled: all are kept */
-				goto out_unlock;
-			spritz_path_enable(t, d, q);
+		q = spritz_floor_enable(d->npaths, d->nenabled, spritz_knob(min_enabled_pct), i, &c,
+					spritz_pick_off, spritz_path_disabled_at);
+		if (q == SPRITZ_FLOOR_KEEP)
+			goto out_unlock;
+		if (q >= 0) {
+			spritz_path_enable(t, d, &d->paths[q]);
 			atomic64_inc(&spritz_floor_enables);
 		}
 		d->nenabled--;

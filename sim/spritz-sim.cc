@@ -600,7 +600,7 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 {
 	Sim *S = g_sim;
 	int kind = spritz_fb_seg_kind(tb.flags, paylen);
-	uint32_t end = tb.seq + paylen + !!(tb.flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_FIN));
+	uint32_t end = tb.seq + spritz_tcp_seqlen(tb.flags, paylen);
 	EvTag tag;
 	int r, repair;
 

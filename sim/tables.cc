@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The simulator's endpoint tables: libspritz's EV lists per (host,
- * destination switch), sampled with spritz.ko's alias samplers
- * (include/spritz/sampler.h) and disabled on TIMEOUT the way
- * spritz_path_timeout() does (kmod/table.c): a repeated timeout extends
- * the disable, a destination keeps spritz_min_enabled() of its paths
- * enabled (knob min_enabled_pct): past that, the least recently disabled
- * one comes back first.  Differences from
+ * destination switch), built, sampled and kept above their floor by the
+ * code spritz.ko runs (include/spritz/sampler.h: spritz_sampler_build(),
+ * spritz_sampler_pick(), spritz_floor_enable()) and disabled on TIMEOUT
+ * the way spritz_path_timeout() does (kmod/table.c): a repeated timeout
+ * extends the disable, a destination keeps spritz_min_enabled() of its
+ * paths enabled (knob min_enabled_pct): past that, the least recently
+ * disabled one comes back first.  Differences from
  * the module (Documentation/sim.rst): samplers are rebuilt at once, not
  * by a work item, and expiries are noticed at the next pick.
  */
@@ -94,34 +95,56 @@ Dest *Tables::dest(uint32_t host, uint32_t src, uint32_t dst)
 	return d;
 }
 
+/*
+ * The sampler core's view of a destination (spritz_sampler_build(),
+ * spritz_sampler_pick(), spritz_floor_enable()): random words, states.
+ */
+struct PickCtx {
+	Rng *rng;
+	Dest *d;
+};
+
+static uint32_t pick_rnd(void *c)
+{
+	return static_cast<PickCtx *>(c)->rng->next();
+}
+
+static int pick_off(void *c, uint32_t i)
+{
+	return static_cast<PickCtx *>(c)->d->until[i] != 0;
+}
+
+static uint16_t pick_ev(void *c, uint32_t i)
+{
+	return static_cast<PickCtx *>(c)->d->ev[i];
+}
+
+static uint32_t path_base(void *c, uint32_t i)
+{
+	return static_cast<PickCtx *>(c)->d->base[i];
+}
+
+static uint8_t path_class(void *c, uint32_t i)
+{
+	return static_cast<PickCtx *>(c)->d->cls[i];
+}
+
+static __u64 path_disabled_at(void *c, uint32_t i)
+{
+	return static_cast<PickCtx *>(c)->d->at[i];
+}
+
 /* Every variant's alias table from the paths' state (kmod spritz_dest_build()). */
 void Tables::rebuild(Dest *d)
 {
-	uint32_t n = d->n, i, v;
+	PickCtx c = { nullptr, d };
 
-	w_.resize(n);
-	small_.resize(n);
-	large_.resize(n);
-	for (v = 0; v < SPRITZ_V_NR; v++) {
-		uint64_t total = 0;
-
-		for (i = 0; i < n; i++) {
-			w_[i] = d->until[i] ? 0 : spritz_variant_weight(d->base[i], d->cls[i], v, &k_);
-			total += w_[i];
-		}
-		if (!total) {
-			for (i = 0; i < n; i++) {
-				w_[i] = !d->until[i];
-				total += w_[i];
-			}
-		}
-		if (!total) {
-			for (i = 0; i < n; i++)
-				w_[i] = 1;
-			total = n;
-		}
-		spritz_alias_build(d->col[v].data(), w_.data(), small_.data(), large_.data(), n, total);
-	}
+	w_.resize(d->n);
+	small_.resize(d->n);
+	large_.resize(d->n);
+	for (uint32_t v = 0; v < SPRITZ_V_NR; v++)
+		spritz_sampler_build(d->col[v].data(), w_.data(), small_.data(), large_.data(), d->n,
+				     v, &k_, &c, pick_off, path_base, path_class);
 	d->built = true;
 }
 
@@ -150,27 +173,6 @@ void Tables::expire(Dest *d, uint64_t now)
 		rebuild(d);
 }
 
-/* spritz_sampler_pick()'s view of a destination: random words, states. */
-struct PickCtx {
-	Rng *rng;
-	Dest *d;
-};
-
-static uint32_t pick_rnd(void *c)
-{
-	return static_cast<PickCtx *>(c)->rng->next();
-}
-
-static int pick_off(void *c, uint32_t i)
-{
-	return static_cast<PickCtx *>(c)->d->until[i] != 0;
-}
-
-static uint16_t pick_ev(void *c, uint32_t i)
-{
-	return static_cast<PickCtx *>(c)->d->ev[i];
-}
-
 /*
  * As spritz_pick() (kmod/table.c), by spritz_sampler_pick().  Every
  * disable rebuilds the samplers here, so only avoided paths are drawn
@@ -197,7 +199,9 @@ int Tables::pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint
 int Tables::timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint64_t now)
 {
 	Dest *d = dest(host, src, dst);
-	uint32_t i, p = UINT32_MAX, q = UINT32_MAX;
+	PickCtx c = { nullptr, d };
+	uint32_t i, p = UINT32_MAX;
+	int q;
 
 	if (!d)
 		return -ENOENT;
@@ -209,13 +213,11 @@ int Tables::timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint
 		return -ENOENT;
 	d->timeouts[p]++;
 	if (!d->until[p]) {
-		if (d->nenabled <= spritz_min_enabled(d->n, k_.min_enabled_pct)) {
-			/* the least recently disabled one comes back */
-			for (i = 0; i < d->n; i++)
-				if (i != p && d->until[i] && (q == UINT32_MAX || d->at[i] < d->at[q]))
-					q = i;
-			if (q == UINT32_MAX)
-				return 0; /* none disabled: all are kept */
+		q = spritz_floor_enable(d->n, d->nenabled, k_.min_enabled_pct, p, &c, pick_off,
+					path_disabled_at);
+		if (q == SPRITZ_FLOOR_KEEP)
+			return 0;
+		if (q >= 0) {
 			d->until[q] = 0;
 			d->nenabled++;
 			enables++;

@@ -34,15 +34,49 @@ enum spritz_variant {
  * Paths of a destination of @n that TIMEOUTs never disable (knob
  * min_enabled_pct, @pct): @pct % of @n rounded up, and at least one.  A
  * disable that would leave fewer enabled brings the least recently
- * disabled path back first (spritz_path_timeout(), the simulator's
- * tables): however the feedback was made, timeouts never leave a
- * destination fewer enabled paths than this.
+ * disabled path back first (spritz_floor_enable()): however the feedback
+ * was made, timeouts never leave a destination fewer enabled paths than
+ * this.
  */
 static __always_inline __u32 spritz_min_enabled(__u32 n, __u32 pct)
 {
 	__u32 m = (__u32)(((__u64)n * pct + 99) / 100);
 
 	return m > 1 ? m : 1;
+}
+
+/* spritz_floor_enable(): the disable leaves the floor enabled. */
+#define SPRITZ_FLOOR_FREE (-1)
+/* spritz_floor_enable(): at the floor and no other path disabled: keep it. */
+#define SPRITZ_FLOOR_KEEP (-2)
+
+/*
+ * What a TIMEOUT's disable of enabled path @p needs for the floor, in a
+ * destination of @n paths of which @nenabled are enabled and floor
+ * percentage @pct (spritz_path_timeout(), the simulator's tables):
+ * SPRITZ_FLOOR_FREE if more than spritz_min_enabled() are enabled; else
+ * the path to enable first, the least recently disabled other one
+ * (@off(@ctx, i) true, disabled at @at(@ctx, i), a clock compared as
+ * wrapping, as time_before64() does); SPRITZ_FLOOR_KEEP if no other path
+ * is disabled (the floor is every path).  The callbacks are the caller's
+ * constants, so the compiler inlines them.
+ */
+static __always_inline int spritz_floor_enable(__u32 n, __u32 nenabled, __u32 pct, __u32 p,
+					       void *ctx, int (*off)(void *, __u32),
+					       __u64 (*at)(void *, __u32))
+{
+	int best = SPRITZ_FLOOR_KEEP;
+	__u32 i;
+
+	if (nenabled > spritz_min_enabled(n, pct))
+		return SPRITZ_FLOOR_FREE;
+	for (i = 0; i < n; i++) {
+		if (i == p || !off(ctx, i))
+			continue;
+		if (best < 0 || (__s64)(at(ctx, i) - at(ctx, (__u32)best)) < 0)
+			best = (int)i;
+	}
+	return best;
 }
 
 /* One alias-method column: keep the column with prob/2^32, else alias. */
@@ -139,6 +173,46 @@ static __always_inline void spritz_alias_build(struct spritz_alias *col, __u64 *
 		col[i].prob = 0xffffffffU;
 		col[i].alias = (__u16)i;
 	}
+}
+
+/*
+ * Alias table @col of variant @v for a destination's @n paths and knobs
+ * @k (spritz_dest_build() in kmod/table.c, the simulator's tables): an
+ * enabled path weighs spritz_variant_weight() of its base weight
+ * @base(@ctx, i) and latency class @cls(@ctx, i), a disabled one
+ * (@off(@ctx, i)) 0.  If every enabled path weighs 0 in @v, the enabled
+ * ones weigh 1 each; if none is enabled (a disable racing the rebuild:
+ * the pick falls back), every path does.  @w, @small and @large are the
+ * caller's work arrays of @n entries.
+ */
+static __always_inline void spritz_sampler_build(struct spritz_alias *col, __u64 *w, __u16 *small,
+						 __u16 *large, __u32 n, __u32 v,
+						 const struct spritz_knob_values *k, void *ctx,
+						 int (*off)(void *, __u32),
+						 __u32 (*base)(void *, __u32),
+						 __u8 (*cls)(void *, __u32))
+{
+	__u64 total = 0;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		w[i] = off(ctx, i) ? 0 : spritz_variant_weight(base(ctx, i), cls(ctx, i), v, k);
+		total += w[i];
+	}
+	if (!total) {
+		/* only zero-weight paths enabled: those equally */
+		for (i = 0; i < n; i++) {
+			w[i] = !off(ctx, i);
+			total += w[i];
+		}
+	}
+	if (!total) {
+		/* none enabled: every path equally */
+		for (i = 0; i < n; i++)
+			w[i] = 1;
+		total = n;
+	}
+	spritz_alias_build(col, w, small, large, n, total);
 }
 
 /*
