@@ -688,7 +688,7 @@ int spritz_pick(u32 src, u32 dst, u32 flags, u64 avoid)
 	u32 i;
 	int ret;
 
-	if ((flags & ~SPRITZ_PICK_FLAGS_ALL) || SPRITZ_AVOID_N(avoid) > SPRITZ_AVOID_MAX)
+	if (!spritz_pick_args_ok(flags, avoid))
 		return -EINVAL;
 	rcu_read_lock();
 	c.d = spritz_lookup(&t, src, dst);

@@ -187,7 +187,7 @@ int Tables::pick(uint32_t host, uint32_t src, uint32_t dst, uint32_t flags, uint
 
 	if (!d)
 		return -ENOENT;
-	if ((flags & ~SPRITZ_PICK_FLAGS_ALL) || SPRITZ_AVOID_N(avoid) > SPRITZ_AVOID_MAX)
+	if (!spritz_pick_args_ok(flags, avoid))
 		return -EINVAL;
 	expire(d, now);
 	i = spritz_sampler_pick(d->col[spritz_flags_variant(flags)].data(), d->n, avoid, &c,

@@ -238,6 +238,16 @@ static __always_inline __u32 spritz_alias_pick(const struct spritz_alias *col, _
 }
 
 /*
+ * Are @flags and @avoid a pick's valid arguments (bpf_spritz_pick(), the
+ * simulator's tables): known SPRITZ_PICK_* flags, at most
+ * SPRITZ_AVOID_MAX EVs to avoid?
+ */
+static __always_inline int spritz_pick_args_ok(__u32 flags, __u64 avoid)
+{
+	return !(flags & ~SPRITZ_PICK_FLAGS_ALL) && SPRITZ_AVOID_N(avoid) <= SPRITZ_AVOID_MAX;
+}
+
+/*
  * The path of @n that a pick takes (bpf_spritz_pick(), kmod/table.c, and
  * the simulator's tables): drawn from alias table @col with random words
  * @rnd(@ctx), drawn again while a draw lands on a path that is @off(@ctx,

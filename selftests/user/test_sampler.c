@@ -4,7 +4,8 @@
  * simulator both run: the variants' weights and the alias tables built
  * from them (the probability of each path, read off the columns, against
  * its weight's share), the pick's redraws and fallbacks for disabled and
- * avoided paths, and which path the min_enabled_pct floor brings back.
+ * avoided paths and the check of its arguments, and which path the
+ * min_enabled_pct floor brings back.
  * Guest suite kmod/sampling and sim/tables run the same code inside the
  * module and the simulator.
  */
@@ -245,7 +246,34 @@ static void test_floor_enable(void)
 	}
 }
 
+/* A row: a pick's flags and avoid set -> valid or -EINVAL. */
+static const struct {
+	const char *name;
+	uint32_t flags;
+	uint64_t avoid;
+	int ok;
+} args_cases[] = {
+	{ "no flags, none avoided", 0, 0, 1 },
+	{ "every flag", SPRITZ_PICK_FLAGS_ALL, 0, 1 },
+	{ "an unknown flag", SPRITZ_PICK_SMALL_FLOW << 1, 0, 0 },
+	{ "the top flag", 1U << 31, 0, 0 },
+	{ "three avoided", 0, AVOID3(0, 1, 2), 1 },
+	{ "four avoided", 0, 4ULL << 48, 0 },
+	{ "a count past any", 0, 0xffffULL << 48, 0 },
+};
+
+/* Unknown flags and oversized avoid sets are refused. */
+static void test_args(void)
+{
+	size_t r;
+
+	for (r = 0; r < ARRAY_SIZE(args_cases); r++)
+		ASSERT_EQ(spritz_pick_args_ok(args_cases[r].flags, args_cases[r].avoid),
+			  args_cases[r].ok, args_cases[r].name);
+}
+
 static const struct test_case cases[] = {
+	{ "args", test_args },
 	{ "build", test_build },
 	{ "pick", test_pick },
 	{ "floor_enable", test_floor_enable },
