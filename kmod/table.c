@@ -255,17 +255,17 @@ static u16 spritz_pick_ev(void *c, u32 i)
 	return ((struct spritz_pick_ctx *)c)->d->paths[i].ev;
 }
 
-static u32 spritz_path_base(void *c, u32 i)
+static u32 spritz_pick_base(void *c, u32 i)
 {
 	return ((struct spritz_pick_ctx *)c)->d->paths[i].base_weight;
 }
 
-static u8 spritz_path_class(void *c, u32 i)
+static u8 spritz_pick_class(void *c, u32 i)
 {
 	return ((struct spritz_pick_ctx *)c)->d->paths[i].lat_class;
 }
 
-static u64 spritz_path_disabled_at(void *c, u32 i)
+static u64 spritz_pick_at(void *c, u32 i)
 {
 	return ((struct spritz_pick_ctx *)c)->d->paths[i].disabled_at;
 }
@@ -284,7 +284,7 @@ static void spritz_dest_build(struct spritz_table *t, struct spritz_dest *d,
 	k.small_flow_weight = spritz_knob(small_flow_weight);
 	for (v = 0; v < SPRITZ_V_NR; v++)
 		spritz_sampler_build(s->col[v], t->scratch, t->small, t->large, d->npaths, v, &k,
-				     &c, spritz_pick_off, spritz_path_base, spritz_path_class);
+				     &c, spritz_pick_off, spritz_pick_base, spritz_pick_class);
 }
 
 /* Rebuild @d into its spare sampler and publish it (work context). */
@@ -751,7 +751,7 @@ int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 	spin_lock_bh(&t->lock);
 	if (!p->disabled_until) {
 		q = spritz_floor_enable(d->npaths, d->nenabled, spritz_knob(min_enabled_pct), i, &c,
-					spritz_pick_off, spritz_path_disabled_at);
+					spritz_pick_off, spritz_pick_at);
 		if (q == SPRITZ_FLOOR_KEEP)
 			goto out_unlock;
 		if (q >= 0) {

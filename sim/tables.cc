@@ -119,17 +119,17 @@ static uint16_t pick_ev(void *c, uint32_t i)
 	return static_cast<PickCtx *>(c)->d->ev[i];
 }
 
-static uint32_t path_base(void *c, uint32_t i)
+static uint32_t pick_base(void *c, uint32_t i)
 {
 	return static_cast<PickCtx *>(c)->d->base[i];
 }
 
-static uint8_t path_class(void *c, uint32_t i)
+static uint8_t pick_class(void *c, uint32_t i)
 {
 	return static_cast<PickCtx *>(c)->d->cls[i];
 }
 
-static __u64 path_disabled_at(void *c, uint32_t i)
+static __u64 pick_at(void *c, uint32_t i)
 {
 	return static_cast<PickCtx *>(c)->d->at[i];
 }
@@ -143,8 +143,8 @@ void Tables::rebuild(Dest *d)
 	small_.resize(d->n);
 	large_.resize(d->n);
 	for (uint32_t v = 0; v < SPRITZ_V_NR; v++)
-		spritz_sampler_build(d->col[v].data(), w_.data(), small_.data(), large_.data(), d->n,
-				     v, &k_, &c, pick_off, path_base, path_class);
+		spritz_sampler_build(d->col[v].data(), w_.data(), small_.data(), large_.data(),
+				     d->n, v, &k_, &c, pick_off, pick_base, pick_class);
 	d->built = true;
 }
 
@@ -214,7 +214,7 @@ int Tables::timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint
 	d->timeouts[p]++;
 	if (!d->until[p]) {
 		q = spritz_floor_enable(d->n, d->nenabled, k_.min_enabled_pct, p, &c, pick_off,
-					path_disabled_at);
+					pick_at);
 		if (q == SPRITZ_FLOOR_KEEP)
 			return 0;
 		if (q >= 0) {

@@ -136,7 +136,8 @@ static void test_build(void)
 		k.w_scale = c->w_scale;
 		k.min_bias_factor = c->min_bias;
 		k.small_flow_weight = c->small;
-		spritz_sampler_build(col, w, small, large, c->n, c->v, &k, &d, d_off, d_base, d_cls);
+		spritz_sampler_build(col, w, small, large, c->n, c->v, &k, &d, d_off, d_base,
+				     d_cls);
 		alias_mass(col, c->n, mass);
 		for (sum = 0, i = 0; i < c->n; i++)
 			sum += c->ratio[i];
@@ -166,7 +167,8 @@ struct pick_case {
 /* Avoid sets of the EVs of paths @a.. (d_ev()) */
 #define AVOID1(a) (1ULL << 48 | (10 + (a)))
 #define AVOID2(a, b) (2ULL << 48 | (uint64_t)(10 + (b)) << 16 | (10 + (a)))
-#define AVOID3(a, b, c) (3ULL << 48 | (uint64_t)(10 + (c)) << 32 | (uint64_t)(10 + (b)) << 16 | (10 + (a)))
+#define AVOID3(a, b, c) \
+	(3ULL << 48 | (uint64_t)(10 + (c)) << 32 | (uint64_t)(10 + (b)) << 16 | (10 + (a)))
 
 static const struct pick_case pick_cases[] = {
 	{ "first draw", 4, 0, 0, { COL(2, 4) }, 2, 2 },
