@@ -837,6 +837,9 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		spritz_egress_ctl(skb, f, ip6, st, tflags, seq, end);
 		return SPRITZ_TC_NEXT;
 	}
+	/* a SYN: a new connection, a new sequence space (spritz_fb_ctl_sent()) */
+	if (kind == SPRITZ_SEG_SYN)
+		spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
 
 	if (SPRITZ_BENCH_STOP(4))
 		return SPRITZ_TC_NEXT;

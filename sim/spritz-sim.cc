@@ -609,14 +609,16 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		spritz_lb_flow_init(&f->hf.lb, &S->lb);
 		f->hf.src_switch = f->ss;
 		f->hf.dst_switch = f->ds;
-		f->hf.fb.dupthresh = S->dupthresh; /* what tc egress reads from the socket */
 		f->hf_init = true;
 	}
 	S->st.eg_managed_tcp++;
 	f->hf.packets++;
 	f->hf.bytes_sent += p->GetSize() + 20;
-	if (kind == SPRITZ_SEG_CTL) {
+	if (kind != SPRITZ_SEG_DATA)
 		spritz_fb_ctl_sent(&f->hf.fb, tb.flags, tb.seq, end);
+	else
+		f->hf.fb.dupthresh = S->dupthresh; /* what tc egress reads from the socket */
+	if (kind == SPRITZ_SEG_CTL) {
 		if (!(f->hf.flags & SPRITZ_FLOW_F_HAVE_EV)) {
 			S->st.eg_unsteered++;
 			return;

@@ -13,7 +13,8 @@
  *	  data        spritz_fb_presend()   snd_nxt; a repeat of sequence sent?
  *	              spritz_fb_retrans()   then: NACK, the first lost the suspect
  *	              spritz_fb_record()    after the EV is known
- *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt
+ *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt; a SYN or
+ *	                                    SYN-ACK starts the sequence afresh
  *	  any         spritz_fb_rcv_sent()  the socket's receive window
  *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4:
  *	                                    SEG.SEQ and SEG.ACK; RFC 2018/6675
@@ -427,14 +428,24 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 
 /*
  * A segment that is not data (SPRITZ_SEG_SYN, SPRITZ_SEG_CTL) with
- * @flags, covering [@seq, @end), leaves.  Nothing is recorded; a FIN takes
- * a sequence number the peer will acknowledge, so snd_nxt covers it (that
- * ACK is then not "unsent").
+ * @flags, covering [@seq, @end), leaves.  Nothing is recorded.  A SYN or
+ * SYN-ACK opens a connection on the flow's addresses and ports, in a
+ * sequence space of its own: what the flow kept of an earlier connection
+ * on them (a client's port taken again, a peer reconnecting from the
+ * same port) - sequence numbers, sends in flight, the suspect, marks,
+ * the receive window - would take the new connection's ACKs for old or
+ * unsent ones, so it is dropped (the paths' state, lb.h, stays).  A FIN
+ * takes a sequence number the peer will acknowledge, so snd_nxt covers
+ * it (that ACK is then not "unsent").
  */
 static __always_inline void spritz_fb_ctl_sent(struct spritz_fb_flow *fb, __u8 flags, __u32 seq,
 					       __u32 end)
 {
-	if ((flags & (SPRITZ_TCP_FIN | SPRITZ_TCP_SYN | SPRITZ_TCP_RST)) != SPRITZ_TCP_FIN)
+	if ((flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_RST)) == SPRITZ_TCP_SYN) {
+		__builtin_memset(fb, 0, sizeof(*fb));
+		return;
+	}
+	if ((flags & (SPRITZ_TCP_FIN | SPRITZ_TCP_RST)) != SPRITZ_TCP_FIN)
 		return;
 	if (spritz_fb_tracking(fb) && spritz_seq_before(fb->snd_nxt, end))
 		fb->snd_nxt = end;

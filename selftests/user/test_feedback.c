@@ -1315,6 +1315,49 @@ static void test_ack_window(void)
 }
 
 /*
+ * A connection on the flow's ports after another (a client's port taken
+ * again, a peer reconnecting from the same port): its SYN, or SYN-ACK,
+ * leaving drops what the flow kept of the old one - sequence numbers,
+ * sends in flight, the receive window - so the new connection's ACKs,
+ * below the old ones here, are taken in its own sequence space.  A SYN
+ * with RST is no opening: nothing changes.
+ */
+static void test_reused_ports(void)
+{
+	static const struct step syn[] = {
+		TX(0, 50000, 100, E1, "", "", NULL),
+		TX(0, 50100, 100, E2, "", "", "una=50000 nxt=50200 pend=2"),
+		RCV(7000, 1000),
+		RXQ(1 * MS, F_A, 50100, 7000, 0, "ACK:0101", "fb_ack=1", "una=50100 nxt=50200 pend=1"),
+		/* the old connection's last send never acknowledged: forgotten */
+		TXF(2 * MS, SPRITZ_TCP_SYN, 999, 0, 0, "", "", "una=0 nxt=0 pend=0"),
+		TX(3 * MS, 1000, 100, E3, "", "", "una=1000 nxt=1100 pend=1"),
+		/* the peer's sequence outside the old window: read */
+		RXQ(4 * MS, F_A, 1100, 0x100, 0, "ACK:0303", "fb_ack=1", "una=1100 nxt=1100 pend=0"),
+	};
+	static const struct step synack[] = {
+		TX(0, 50000, 100, E1, "", "", NULL),
+		RX(1 * MS, F_A, 50100, "ACK:0101", "fb_ack=1", "una=50100 nxt=50100 pend=0"),
+		TXF(2 * MS, SPRITZ_TCP_SYN | SPRITZ_TCP_ACK, 999, 0, 0, "", "", "una=0 nxt=0 pend=0"),
+		TX(3 * MS, 1000, 100, E2, "", "", "una=1000 nxt=1100 pend=1"),
+		RX(4 * MS, F_A, 1100, "ACK:0202", "fb_ack=1", "una=1100 nxt=1100 pend=0"),
+	};
+	static const struct step rst[] = {
+		TX(0, 50000, 100, E1, "", "", NULL),
+		RX(1 * MS, F_A, 50100, "ACK:0101", "fb_ack=1", "una=50100 nxt=50100 pend=0"),
+		TXF(2 * MS, SPRITZ_TCP_SYN | SPRITZ_TCP_RST, 999, 0, 0, "", "",
+		    "una=50100 nxt=50100 pend=0"),
+		/* below snd_una: a repair of the old space, its ACK an old one */
+		TX(3 * MS, 1000, 100, E2, "", "eg_retrans=1", "una=50100 nxt=50100 pend=1"),
+		RX(4 * MS, F_A, 1100, "", "in_ack_old=1", "una=50100 nxt=50100 pend=1"),
+	};
+
+	RUN("reused_ports_syn", syn, NULL);
+	RUN("reused_ports_synack", synack, NULL);
+	RUN("reused_ports_rst", rst, NULL);
+}
+
+/*
  * Segments outside the receive window the socket last advertised
  * (RFC 9293 3.10.7.4, first check; Linux's tcp_sequence()): TCP drops
  * them unread, ACK field and all, so they are rejected, counted and
@@ -2022,6 +2065,7 @@ static const struct test_case tests[] = {
 	{ "dead_peer", test_dead_peer },
 	{ "ack_window", test_ack_window },
 	{ "ack_seq_window", test_ack_seq_window },
+	{ "reused_ports", test_reused_ports },
 	{ "disable_budget", test_disable_budget },
 	{ "sack_window", test_sack_window },
 	{ "handshake", test_handshake },

@@ -421,6 +421,69 @@ static void test_ack_bounds(void)
 	}
 }
 
+/* Any segment of the flow to @dst on egress: flags @flags, [seq, seq + len). */
+static void tx_flags(const char *dst, uint32_t seq, int len, uint8_t flags)
+{
+	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = flags };
+	struct pkt p, o;
+	uint32_t ret;
+
+	pkt_build(&p, &s);
+	ASSERT_OK(dp_run(eg, &p, &o, &ret, 0), "egress run");
+}
+
+/*
+ * The flow's ports taken again by a new connection (a client's port
+ * reused, a peer reconnecting): its SYN or SYN-ACK leaving starts the
+ * flow's sequence space afresh, so the new connection's ACKs are read in
+ * its own - here below the old connection's, where they would be old
+ * ACKs.  A segment that is not an opening one (SYN with RST) changes
+ * nothing.  (user/test_feedback's reused_ports: the receive window too.)
+ */
+static void test_reused_ports(void)
+{
+	static const struct {
+		const char *what;
+		uint8_t flags; /* the segment between the two connections */
+		int fresh;     /* the sequence space starts again */
+	} rows[] = {
+		{ "SYN", 0x02, 1 },
+		{ "SYN-ACK", 0x12, 1 },
+		{ "SYN with RST", 0x06, 0 },
+	};
+	struct spritz_stats s0, d;
+	struct spritz_flow f;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		char what[128];
+
+#define W(field) (snprintf(what, sizeof(what), "%s: %s", rows[i].what, field), what)
+		start("scout");
+		tx(DST2_6, 50000, 100);
+		tx(DST2_6, 50100, 100);
+		rx(DST2_6, 50200, 0, NULL, 0);
+		tx_flags(DST2_6, 999, 0, rows[i].flags);
+		if (!ASSERT_OK(flow(DST2_6, &f), W("flow")))
+			break;
+		ASSERT_EQ(!(f.fb.flags & SPRITZ_FB_F_HAVE_SEQ), rows[i].fresh,
+			  W("no sequence space after it"));
+		dp_stats(skel, &s0);
+		tx(DST2_6, 1000, 100);
+		rx(DST2_6, 1100, 0, NULL, 0);
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.fb_ack, rows[i].fresh, W("fb_ack: the new send acknowledged"));
+		ASSERT_EQ(d.in_ack_old, !rows[i].fresh, W("in_ack_old"));
+		if (!ASSERT_OK(flow(DST2_6, &f), W("flow")))
+			break;
+		ASSERT_EQ(f.fb.snd_una, rows[i].fresh ? 1100 : 50200, W("snd_una"));
+		ASSERT_EQ(f.fb.snd_nxt, rows[i].fresh ? 1100 : 50200, W("snd_nxt"));
+#undef W
+	}
+}
+
 /* SACK blocks acknowledge exactly the sends they cover. */
 static void test_sack(void)
 {
@@ -1799,6 +1862,7 @@ static const struct test_case tests[] = {
 	{ "cumulative_spray", test_cumulative },
 	{ "sack", test_sack },
 	{ "ack_bounds", test_ack_bounds },
+	{ "reused_ports", test_reused_ports },
 	{ "sack_layouts", test_sack_layouts },
 	{ "sack_bad_len", test_sack_bad_len },
 	{ "retrans_nack", test_retrans_nack },
