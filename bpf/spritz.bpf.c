@@ -782,13 +782,11 @@ static __always_inline void spritz_flow_picked(struct spritz_flow *f, int r)
 
 /*
  * A segment that carries no decision (pure ACK, RST, SYN-ACK, FIN alone):
- * seen by the feedback core, sent on the flow's last EV if it has one.
+ * sent on the flow's last EV if it has one.
  */
 static __always_inline void spritz_egress_ctl(struct __sk_buff *skb, struct spritz_flow *f,
-					      struct spritz_ip6 *ip6, struct spritz_stats *st,
-					      __u8 tflags, __u32 seq, __u32 end)
+					      struct spritz_ip6 *ip6, struct spritz_stats *st)
 {
-	spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
 	/* a pure ACK may open the window further: the peer may send into it */
 	spritz_sock_rcv(skb, f);
 	if (!(f->flags & SPRITZ_FLOW_F_HAVE_EV)) {
@@ -832,14 +830,14 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 
+	/* not data: a FIN moves snd_nxt, a SYN or SYN-ACK starts a new sequence space */
+	if (kind != SPRITZ_SEG_DATA)
+		spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
 	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
 	if (kind == SPRITZ_SEG_CTL) {
-		spritz_egress_ctl(skb, f, ip6, st, tflags, seq, end);
+		spritz_egress_ctl(skb, f, ip6, st);
 		return SPRITZ_TC_NEXT;
 	}
-	/* a SYN: a new connection, a new sequence space (spritz_fb_ctl_sent()) */
-	if (kind == SPRITZ_SEG_SYN)
-		spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
 
 	if (SPRITZ_BENCH_STOP(4))
 		return SPRITZ_TC_NEXT;

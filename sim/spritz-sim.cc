@@ -616,8 +616,6 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	f->hf.bytes_sent += p->GetSize() + 20;
 	if (kind != SPRITZ_SEG_DATA)
 		spritz_fb_ctl_sent(&f->hf.fb, tb.flags, tb.seq, end);
-	else
-		f->hf.fb.dupthresh = S->dupthresh; /* what tc egress reads from the socket */
 	if (kind == SPRITZ_SEG_CTL) {
 		if (!(f->hf.flags & SPRITZ_FLOW_F_HAVE_EV)) {
 			S->st.eg_unsteered++;
@@ -631,8 +629,11 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	repair = kind == SPRITZ_SEG_DATA && spritz_fb_presend(&f->hf.fb, tb.seq, end);
 	if (repair && spritz_fb_retrans(&f->hf.fb, &S->st, tb.seq, end, SPRITZ_FB_TS_NONE))
 		fb_deliver(f);
-	if (kind == SPRITZ_SEG_DATA)
+	if (kind == SPRITZ_SEG_DATA) {
+		/* what tc egress reads from the socket (spritz_sock_state()) */
+		f->hf.fb.dupthresh = S->dupthresh;
 		f->hf.fb.unsent = sock_unsent(f, end);
+	}
 	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV), repair,
 			kind == SPRITZ_SEG_DATA && !repair);
 	if (r < 0) {

@@ -34,12 +34,13 @@ static int eg, in;
 #define DPORT 5201
 
 /*
- * Send [seq, seq + len) of the flow to @dst on egress, as a GSO send of
- * @segs segments (0: a plain packet); the EV it got.
+ * Send segment [seq, seq + len) of the flow to @dst with TCP flags @flags
+ * on egress, as a GSO send of @segs segments (0: a plain packet); the EV
+ * it got.
  */
-static uint16_t tx_gso(const char *dst, uint32_t seq, int len, uint32_t segs)
+static uint16_t tx_seg(const char *dst, uint32_t seq, int len, uint32_t segs, uint8_t flags)
 {
-	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = 0x18 };
+	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = flags };
 	struct pkt p, o;
 	uint32_t ret;
 
@@ -47,6 +48,11 @@ static uint16_t tx_gso(const char *dst, uint32_t seq, int len, uint32_t segs)
 	if (!ASSERT_OK(dp_run(eg, &p, &o, &ret, segs), "egress run"))
 		return 0;
 	return get32(o.b + 14) & 0xffff;
+}
+
+static uint16_t tx_gso(const char *dst, uint32_t seq, int len, uint32_t segs)
+{
+	return tx_seg(dst, seq, len, segs, 0x18);
 }
 
 static uint16_t tx(const char *dst, uint32_t seq, int len)
@@ -421,17 +427,6 @@ static void test_ack_bounds(void)
 	}
 }
 
-/* Any segment of the flow to @dst on egress: flags @flags, [seq, seq + len). */
-static void tx_flags(const char *dst, uint32_t seq, int len, uint8_t flags)
-{
-	struct spec s = { .dst = dst, .seq = seq, .paylen = len, .flags = flags };
-	struct pkt p, o;
-	uint32_t ret;
-
-	pkt_build(&p, &s);
-	ASSERT_OK(dp_run(eg, &p, &o, &ret, 0), "egress run");
-}
-
 /*
  * The flow's ports taken again by a new connection (a client's port
  * reused, a peer reconnecting): its SYN or SYN-ACK leaving starts the
@@ -465,7 +460,7 @@ static void test_reused_ports(void)
 		tx(DST2_6, 50000, 100);
 		tx(DST2_6, 50100, 100);
 		rx(DST2_6, 50200, 0, NULL, 0);
-		tx_flags(DST2_6, 999, 0, rows[i].flags);
+		tx_seg(DST2_6, 999, 0, 0, rows[i].flags);
 		if (!ASSERT_OK(flow(DST2_6, &f), W("flow")))
 			break;
 		ASSERT_EQ(!(f.fb.flags & SPRITZ_FB_F_HAVE_SEQ), rows[i].fresh,
