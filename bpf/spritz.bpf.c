@@ -808,7 +808,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	struct spritz_ctx *c;
 	__u32 seq, paylen, end, segs;
 	__u8 tflags;
-	int r, kind, repair = 0;
+	int r, kind, repair = 0, syn_again;
 
 	if (SPRITZ_BENCH_STOP(1))
 		return SPRITZ_TC_NEXT;
@@ -828,11 +828,14 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	seq = bpf_ntohl(th->seq);
 	end = seq + spritz_tcp_seqlen(tflags, paylen);
 	f->packets += segs;
+	syn_again = spritz_fb_syn_again(&f->fb, kind, f->flags & SPRITZ_FLOW_F_HAVE_EV);
+	/*
+	 * Not data: a FIN moves snd_nxt; a SYN or SYN-ACK starts a new
+	 * connection, whose size the small-flow bias judges afresh.
+	 */
+	if (kind != SPRITZ_SEG_DATA && spritz_fb_ctl_sent(&f->fb, tflags, seq, end))
+		f->bytes_sent = 0;
 	f->bytes_sent += skb->len;
-
-	/* not data: a FIN moves snd_nxt, a SYN or SYN-ACK starts a new sequence space */
-	if (kind != SPRITZ_SEG_DATA)
-		spritz_fb_ctl_sent(&f->fb, tflags, seq, end);
 	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
 	if (kind == SPRITZ_SEG_CTL) {
 		spritz_egress_ctl(skb, f, ip6, st);
@@ -856,8 +859,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		goto out;
 
 	r = spritz_decide(f, c, st, segs,
-			  (kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_HAVE_EV) ?
-				   SPRITZ_DECIDE_SYN_AGAIN : 0) |
+			  (syn_again ? SPRITZ_DECIDE_SYN_AGAIN : 0) |
 				  (repair ? SPRITZ_DECIDE_REPAIR :
 				   kind == SPRITZ_SEG_DATA ? SPRITZ_DECIDE_NEW_DATA : 0));
 	if (r < 0) {
@@ -1019,7 +1021,8 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 	if (!f || !fkey || !in || !c || !st || !spritz_inner_track(f, fkey, in, st))
 		return 0;
 	if (in->kind != SPRITZ_SEG_DATA) {
-		spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end);
+		if (spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end))
+			f->bytes_sent = 0; /* a new connection: see the plain TCP send */
 		return 0;
 	}
 	if (!spritz_fb_presend(&f->fb, in->seq, in->end))

@@ -613,9 +613,12 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	}
 	S->st.eg_managed_tcp++;
 	f->hf.packets++;
+	int syn_again = spritz_fb_syn_again(&f->hf.fb, kind, f->hf.flags & SPRITZ_FLOW_F_HAVE_EV);
+
+	/* a SYN or SYN-ACK starts a connection: the small-flow bias's size afresh */
+	if (kind != SPRITZ_SEG_DATA && spritz_fb_ctl_sent(&f->hf.fb, tb.flags, tb.seq, end))
+		f->hf.bytes_sent = 0;
 	f->hf.bytes_sent += p->GetSize() + 20;
-	if (kind != SPRITZ_SEG_DATA)
-		spritz_fb_ctl_sent(&f->hf.fb, tb.flags, tb.seq, end);
 	if (kind == SPRITZ_SEG_CTL) {
 		if (!(f->hf.flags & SPRITZ_FLOW_F_HAVE_EV)) {
 			S->st.eg_unsteered++;
@@ -634,8 +637,7 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 		f->hf.fb.dupthresh = S->dupthresh;
 		f->hf.fb.unsent = sock_unsent(f, end);
 	}
-	r = host_decide(f, kind == SPRITZ_SEG_SYN && (f->hf.flags & SPRITZ_FLOW_F_HAVE_EV), repair,
-			kind == SPRITZ_SEG_DATA && !repair);
+	r = host_decide(f, syn_again, repair, kind == SPRITZ_SEG_DATA && !repair);
 	if (r < 0) {
 		S->st.eg_unsteered++;
 		return;

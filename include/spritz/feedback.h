@@ -427,6 +427,18 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
 }
 
 /*
+ * Is the segment of @kind about to leave a SYN the flow sent before
+ * (SPRITZ_DECIDE_SYN_AGAIN; asked before spritz_fb_ctl_sent())?  The flow
+ * steered a packet (@have_ev), and no data since its last SYN: a SYN after
+ * data is a new connection on the same ports.
+ */
+static __always_inline int spritz_fb_syn_again(const struct spritz_fb_flow *fb, int kind,
+					       int have_ev)
+{
+	return kind == SPRITZ_SEG_SYN && have_ev && !spritz_fb_tracking(fb);
+}
+
+/*
  * A segment that is not data (SPRITZ_SEG_SYN, SPRITZ_SEG_CTL) with
  * @flags, covering [@seq, @end), leaves.  Nothing is recorded.  A SYN or
  * SYN-ACK opens a connection on the flow's addresses and ports, in a
@@ -436,19 +448,20 @@ static __always_inline __u32 spritz_fb_retrans(struct spritz_fb_flow *fb,
  * the receive window - would take the new connection's ACKs for old or
  * unsent ones, so it is dropped (the paths' state, lb.h, stays).  A FIN
  * takes a sequence number the peer will acknowledge, so snd_nxt covers
- * it (that ACK is then not "unsent").
+ * it (that ACK is then not "unsent").  Returns 1 if a connection starts
+ * (the caller restarts what else it counts per connection), else 0.
  */
-static __always_inline void spritz_fb_ctl_sent(struct spritz_fb_flow *fb, __u8 flags, __u32 seq,
-					       __u32 end)
+static __always_inline int spritz_fb_ctl_sent(struct spritz_fb_flow *fb, __u8 flags, __u32 seq,
+					      __u32 end)
 {
 	if ((flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_RST)) == SPRITZ_TCP_SYN) {
 		__builtin_memset(fb, 0, sizeof(*fb));
-		return;
+		return 1;
 	}
-	if ((flags & (SPRITZ_TCP_FIN | SPRITZ_TCP_RST)) != SPRITZ_TCP_FIN)
-		return;
-	if (spritz_fb_tracking(fb) && spritz_seq_before(fb->snd_nxt, end))
+	if ((flags & (SPRITZ_TCP_FIN | SPRITZ_TCP_RST)) == SPRITZ_TCP_FIN &&
+	    spritz_fb_tracking(fb) && spritz_seq_before(fb->snd_nxt, end))
 		fb->snd_nxt = end;
+	return 0;
 }
 
 /*

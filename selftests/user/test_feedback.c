@@ -1557,6 +1557,61 @@ static void test_ctl_sends(void)
 	RUN("ctl_sends", t, NULL);
 }
 
+/*
+ * Which sends start a connection (spritz_fb_ctl_sent() returns 1: the
+ * caller restarts the flow's byte count), and which SYN is one sent again
+ * (spritz_fb_syn_again(): uniform pick) rather than a new connection on
+ * ports a flow used before.  Each row: the flow's sends before (none, a
+ * SYN, data), the segment leaving, whether the flow has an EV.
+ */
+static void test_new_connection(void)
+{
+	enum { NONE, SYN, DATA };
+	static const struct {
+		const char *name;
+		int before, have_ev;
+		__u8 flags;
+		__u32 len;
+		int want_again, want_new;
+	} rows[] = {
+		{ "first SYN", NONE, 0, SPRITZ_TCP_SYN, 0, 0, 1 },
+		{ "SYN sent again", SYN, 1, SPRITZ_TCP_SYN, 0, 1, 1 },
+		{ "SYN with data sent again", SYN, 1, SPRITZ_TCP_SYN, 100, 1, 1 },
+		{ "SYN after data: a new connection", DATA, 1, SPRITZ_TCP_SYN, 0, 0, 1 },
+		{ "SYN, no EV yet (unsteered)", SYN, 0, SPRITZ_TCP_SYN, 0, 0, 1 },
+		{ "SYN-ACK", NONE, 0, SPRITZ_TCP_SYN | F_A, 0, 0, 1 },
+		{ "SYN-ACK after data", DATA, 1, SPRITZ_TCP_SYN | F_A, 0, 0, 1 },
+		{ "SYN with RST", DATA, 1, SPRITZ_TCP_SYN | SPRITZ_TCP_RST, 0, 0, 0 },
+		{ "RST", DATA, 1, SPRITZ_TCP_RST | F_A, 0, 0, 0 },
+		{ "FIN", DATA, 1, SPRITZ_TCP_FIN | F_A, 0, 0, 0 },
+		{ "pure ACK", DATA, 1, F_A, 0, 0, 0 },
+	};
+	struct spritz_fb_flow fb;
+	struct spritz_stats st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		int kind = spritz_fb_seg_kind(rows[i].flags, rows[i].len);
+		__u32 end = 5000 + spritz_tcp_seqlen(rows[i].flags, rows[i].len);
+
+		memset(&fb, 0, sizeof(fb));
+		memset(&st, 0, sizeof(st));
+		if (rows[i].before == SYN)
+			ASSERT_EQ(spritz_fb_ctl_sent(&fb, SPRITZ_TCP_SYN, 999, 1000), 1,
+				  rows[i].name);
+		if (rows[i].before == DATA) {
+			spritz_fb_presend(&fb, 1000, 1100);
+			spritz_fb_record(&fb, &st, 0, 1000, 1100, E1, 0, 1);
+		}
+		ASSERT_EQ(spritz_fb_syn_again(&fb, kind, rows[i].have_ev), rows[i].want_again,
+			  rows[i].name);
+		ASSERT_EQ(spritz_fb_ctl_sent(&fb, rows[i].flags, 5000, end), rows[i].want_new,
+			  rows[i].name);
+		if (rows[i].want_new)
+			ASSERT_EQ(spritz_fb_tracking(&fb), 0, rows[i].name);
+	}
+}
+
 /* Sequence numbers wrap: comparisons are modular (RFC 9293 3.4). */
 static void test_wrap(void)
 {
@@ -2070,6 +2125,7 @@ static const struct test_case tests[] = {
 	{ "sack_window", test_sack_window },
 	{ "handshake", test_handshake },
 	{ "ctl_sends", test_ctl_sends },
+	{ "new_connection", test_new_connection },
 	{ "wrap", test_wrap },
 	{ "seq_overlap", test_seq_overlap },
 	{ "overrun", test_overrun },

@@ -714,6 +714,58 @@ static void test_algorithms(void)
 	ASSERT_OK(knob_set_str("algorithm", "scout"), "back to scout");
 }
 
+/*
+ * A new connection on the ports of a flow that sent data (a client's port
+ * taken again) is judged by its own size: its SYN, and its data below
+ * small_flow_bytes, carry the small-flow flag, and the SYN is no SYN sent
+ * again (which draws uniformly).  small_flow_bytes is set between one data
+ * packet and a SYN plus one.
+ */
+static void test_small_flow_reconnect(void)
+{
+	static const struct {
+		const char *name;
+		uint8_t flags;
+		int paylen, small;
+	} rows[] = {
+		{ "data 1: below the bound", 0x18, 100, 1 },
+		{ "data 2: above it", 0x18, 100, 0 },
+		{ "data 3", 0x18, 100, 0 },
+		{ "SYN on the ports: a new connection", 0x02, 0, 1 },
+		{ "its data 1: SYN + data below the bound", 0x18, 100, 1 },
+		{ "its data 2: above it", 0x18, 100, 0 },
+	};
+	struct spec syn = TCP6(.dst = DST2_6, .flags = 0x02, .paylen = 0);
+	struct spec data = TCP6(.dst = DST2_6);
+	struct spritz_stats a, b;
+	struct pkt in, out;
+	uint32_t ret, seq = 1000, bound;
+	size_t i;
+
+	pkt_build(&in, &syn);
+	bound = in.len;
+	pkt_build(&in, &data);
+	bound += in.len + 1;
+	dp_reset(skel);
+	ASSERT_OK(knob_set("small_flow_bytes", bound), "small_flow_bytes: SYN + data + 1");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct spec s = TCP6(.dst = DST2_6, .flags = rows[i].flags,
+				     .paylen = rows[i].paylen, .seq = seq);
+
+		if (rows[i].flags & 0x02)
+			seq = 70000; /* the new connection's ISN */
+		s.seq = seq;
+		seq += rows[i].paylen + !!(rows[i].flags & 0x02);
+		pkt_build(&in, &s);
+		dp_stats(skel, &a);
+		dp_run(prog, &in, &out, &ret, 0);
+		dp_stats(skel, &b);
+		ASSERT_EQ(b.pick_small_flow - a.pick_small_flow, rows[i].small, rows[i].name);
+		ASSERT_EQ(b.picks - a.picks, 1, rows[i].name);
+	}
+	ASSERT_OK(knob_set("small_flow_bytes", SPRITZ_DEF_SMALL_FLOW_BYTES), "restore");
+}
+
 /* Weighted picks of a new flow carry SPRITZ_PICK_SMALL_FLOW; uniform ones not. */
 static void test_small_flow(void)
 {
@@ -735,6 +787,7 @@ static void test_small_flow(void)
 	send_d2(8, evs, &d);
 	ASSERT_EQ(d.pick_small_flow, 0, "uniform: no small-flow flag");
 	ASSERT_OK(knob_set("weighted", 1), "weighted again");
+	test_small_flow_reconnect();
 }
 
 /*
