@@ -201,7 +201,7 @@ $(OUT)/lab/%: lab/%.c $(LIBSPRITZ) $(BPF_SKELS)
 	$(Q)$(CC) $(USER_CFLAGS) -o $@ $< $(LIBSPRITZ) $(USER_LDLIBS)
 
 $(OUT)/selftests/cxx-headers.ok: $(CXX_HDRS) $(wildcard include/spritz/*.h)
-	$(msg) CXX $(CXX_HDRS)
+	$(msg) CXX "$(CXX_HDRS)"
 	@mkdir -p $(@D)
 	$(Q)for h in $(CXX_HDRS); do \
 		$(CXX) -std=c++17 $(WARN) -I$(SRC)/include -fsyntax-only -x c++ $$h || exit 1; \

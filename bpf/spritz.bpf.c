@@ -421,16 +421,18 @@ static __always_inline void spritz_fb_deliver_all(struct spritz_flow *f,
 {
 	struct spritz_fb_event e;
 	__u32 i;
+	int r;
 
 	for (i = 0; i < SPRITZ_FB_SLOTS; i++) {
 		if (!spritz_fb_take(&f->fb, i, &e) || !spritz_fb_one(f, &c->cfg, st, &e) ||
 		    !spritz_disable_ok(f, c, st))
 			continue;
-		if (spritz_kfunc_exists(bpf_spritz_path_timeout) &&
-		    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, e.ev) == 0)
-			st->path_disables++;
-		else
-			st->path_disable_fail++;
+		r = spritz_kfunc_exists(bpf_spritz_path_timeout) ?
+			    bpf_spritz_path_timeout(f->src_switch, f->dst_switch, e.ev) :
+			    -1;
+		/* the counters' addresses not hoisted out of the loop: stack */
+		barrier_var(st);
+		spritz_fb_disable_count(st, r);
 	}
 }
 

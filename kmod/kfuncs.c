@@ -55,7 +55,8 @@ __bpf_kfunc s32 bpf_spritz_pick(u32 src, u32 dst, u32 flags, u64 avoid)
  * @dst: destination switch
  * @ev: the EV the packet carried
  *
- * Returns 0, or -ENOENT if no live table has such a path.
+ * Returns 0, SPRITZ_TIMEOUT_KEPT if the destination's floor keeps it enabled
+ * (nothing disabled), or -ENOENT if no live table has such a path.
  */
 __bpf_kfunc s32 bpf_spritz_path_timeout(u32 src, u32 dst, u32 ev)
 {

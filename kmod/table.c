@@ -717,7 +717,8 @@ atomic64_t spritz_floor_enables = ATOMIC64_INIT(0);
  * repeated timeout restarts it: later, or earlier if disable_ms went down
  * meanwhile).  If @dst has no more enabled paths than spritz_min_enabled()
  * keeps, the least recently disabled one comes back first (counted in
- * spritz_floor_enables), so a destination always keeps that many.
+ * spritz_floor_enables), so a destination always keeps that many; with none
+ * to bring back, the path stays enabled and SPRITZ_TIMEOUT_KEPT is returned.
  * Softirq-safe: spinlock, no allocation, O(paths of @dst).
  */
 int spritz_path_timeout(u32 src, u32 dst, u32 ev)
@@ -752,8 +753,10 @@ int spritz_path_timeout(u32 src, u32 dst, u32 ev)
 	if (!p->disabled_until) {
 		q = spritz_floor_enable(d->npaths, d->nenabled, spritz_knob(min_enabled_pct), i, &c,
 					spritz_pick_off, spritz_pick_at);
-		if (q == SPRITZ_FLOOR_KEEP)
+		if (q == SPRITZ_FLOOR_KEEP) {
+			ret = SPRITZ_TIMEOUT_KEPT;
 			goto out_unlock;
+		}
 		if (q >= 0) {
 			spritz_path_enable(t, d, &d->paths[q]);
 			atomic64_inc(&spritz_floor_enables);

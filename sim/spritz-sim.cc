@@ -537,10 +537,8 @@ void fb_one(Flow *f, const spritz_fb_event *e)
 	spritz_peer *p = S->disables.peer ? &S->peers[(uint64_t)f->sh << 32 | f->dh] : nullptr;
 	if (!spritz_fb_disable_ok(&f->hf, p, &S->st, now_ns(), &S->disables))
 		return;
-	if (S->tables->timeout(f->sh, f->hf.src_switch, f->hf.dst_switch, e->ev, now_ns()) == 0)
-		S->st.path_disables++;
-	else
-		S->st.path_disable_fail++;
+	spritz_fb_disable_count(&S->st, S->tables->timeout(f->sh, f->hf.src_switch,
+							   f->hf.dst_switch, e->ev, now_ns()));
 }
 
 /* Deliver the outcomes left in the ring and the suspect (bpf spritz_fb_deliver()). */
@@ -1319,7 +1317,7 @@ void write_results(FILE *o, double wall, double cpu)
 		   "\"failed_links\": %zu, \"ugal_valiant\": %llu, \"ugal_minimal\": %llu, "
 		   "\"path_disables\": %llu, \"path_enables\": %llu, \"floor_enables\": %llu, "
 		   "\"path_disable_withheld\": %llu, "
-		   "\"path_disable_peer_withheld\": %llu, "
+		   "\"path_disable_peer_withheld\": %llu, \"path_disable_kept\": %llu, "
 		   "\"disabled_failed\": %llu, \"disabled_other\": %llu, \"disabled_minimal\": %llu, "
 		   "\"fb_ack\": %llu, "
 		   "\"fb_ecn\": %llu, \"fb_nack\": %llu, \"fb_timeout\": %llu, \"picks\": %llu, "
@@ -1342,7 +1340,8 @@ void write_results(FILE *o, double wall, double cpu)
 		(unsigned long long)S->tables->disables, (unsigned long long)S->tables->enables,
 		(unsigned long long)S->tables->floor_enables,
 		(unsigned long long)S->st.path_disable_withheld,
-		(unsigned long long)S->st.path_disable_peer_withheld, (unsigned long long)dis_failed,
+		(unsigned long long)S->st.path_disable_peer_withheld,
+		(unsigned long long)S->st.path_disable_kept, (unsigned long long)dis_failed,
 		(unsigned long long)dis_other,
 		(unsigned long long)dis_min,
 		(unsigned long long)S->st.fb_ack, (unsigned long long)S->st.fb_ecn,

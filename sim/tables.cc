@@ -216,7 +216,7 @@ int Tables::timeout(uint32_t host, uint32_t src, uint32_t dst, uint16_t ev, uint
 		q = spritz_floor_enable(d->n, d->nenabled, k_.min_enabled_pct, p, &c, pick_off,
 					pick_at);
 		if (q == SPRITZ_FLOOR_KEEP)
-			return 0;
+			return SPRITZ_TIMEOUT_KEPT;
 		if (q >= 0) {
 			d->until[q] = 0;
 			d->nenabled++;

@@ -1238,6 +1238,24 @@ static __always_inline int spritz_fb_disable_ok(struct spritz_flow *f, struct sp
 }
 
 /*
+ * Count the answer @r of spritz.ko's bpf_spritz_path_timeout() (or the
+ * simulator's tables) to a disable spritz_fb_disable_ok() allowed: 0
+ * disabled or restarted (path_disables), SPRITZ_TIMEOUT_KEPT kept enabled
+ * by the destination's floor (path_disable_kept), negative failed
+ * (path_disable_fail).  The budgets stay charged either way: an attempt
+ * the floor refused concerns a destination that can lose no path anyway.
+ */
+static __always_inline void spritz_fb_disable_count(struct spritz_stats *st, int r)
+{
+	if (r == 0)
+		st->path_disables++;
+	else if (r == SPRITZ_TIMEOUT_KEPT)
+		st->path_disable_kept++;
+	else
+		st->path_disable_fail++;
+}
+
+/*
  * Are outer addresses @src, @dst (4 32-bit words each, or 1 if @v4, in
  * network order as in the packet) those of tunnel flow @k (IPv4
  * v4-mapped), reversed?  Inner ACKs count only from the tunnel peer the

@@ -108,9 +108,17 @@ static __always_inline __u64 spritz_avoid_add(__u64 a, __u16 ev)
 SPRITZ_KFUNC __s32 bpf_spritz_pick(__u32 src, __u32 dst, __u32 flags, __u64 avoid);
 
 /*
+ * bpf_spritz_path_timeout() returns this when the destination's floor
+ * (min_enabled_pct) keeps the path enabled and has no other path to bring
+ * back: its only path, or a floor of every path.  Nothing was disabled.
+ */
+#define SPRITZ_TIMEOUT_KEPT 1
+
+/*
  * A timeout was seen on path @ev from @src towards @dst: disable it for
  * disable_ms from now (a repeated timeout restarts the time, with the
- * disable_ms of its own moment).  Returns 0, or -ENOENT.
+ * disable_ms of its own moment).  Returns 0, SPRITZ_TIMEOUT_KEPT, or
+ * -ENOENT.
  */
 SPRITZ_KFUNC __s32 bpf_spritz_path_timeout(__u32 src, __u32 dst, __u32 ev);
 

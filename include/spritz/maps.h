@@ -316,10 +316,11 @@ struct spritz_stats {
 	__u64 fb_isolated;	/* suspects whose path lost no other send: no TIMEOUT */
 	__u64 fb_congested;	/* suspects whose path came back ECN-marked: no TIMEOUT */
 	__u64 evictions;	/* buffer entries removed by feedback */
-	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that succeeded */
-	__u64 path_disable_fail;
+	__u64 path_disables;	/* bpf_spritz_path_timeout() calls that disabled (or restarted) */
+	__u64 path_disable_fail; /* ... that failed (no such path, no spritz.ko) */
 	__u64 path_disable_withheld; /* TIMEOUTs past their flow's flow_disables: its own */
 	__u64 path_disable_peer_withheld; /* ... past their peer's peer_disables */
+	__u64 path_disable_kept; /* calls the floor refused (SPRITZ_TIMEOUT_KEPT) */
 };
 
 /* --------------------------------------------------------- spritzctl */

@@ -431,13 +431,15 @@ blackhole)
 		exit 1
 	# SCHEME <TAB> option (- for none) <TAB> expected results (seed 1
 	# fails 9 of the 90 links; --no-disable: timeouts judged, no path
-	# disabled; Scout's flows, small, start on their minimal paths, and
+	# disabled; --min-enabled-pct=100: the tables' floor keeps every path,
+	# each disable counted as kept; Scout's flows, small, start on their minimal paths, and
 	# disable those that cross a failed link)
 	cases=$(cat <<-'CASES'
 	scout	-	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0 and .sim.disabled_minimal > 0 and .sim.disabled_minimal <= .sim.disabled_failed + .sim.disabled_other
 	spray-u	-	.sim.failed_links == 9 and .finished == .flows_total and .sim.disabled_failed > 0 and .sim.blackhole_drops > 0
 	ecmp	-	.sim.failed_links == 9 and .finished < .flows_total and .sim.path_disables == 0 and .sim.blackhole_drops > 0
 	spray-u	--no-disable	.sim.no_disable and .sim.fb_timeout > 0 and .sim.path_disables == 0 and .sim.disabled_failed == 0
+	spray-u	--min-enabled-pct=100	.sim.fb_timeout > 0 and .sim.path_disables == 0 and .sim.path_disable_kept > 0 and .sim.disabled_failed == 0
 	CASES
 	)
 	# 1 MiB flows make more than one TIMEOUT each: host-wide disables

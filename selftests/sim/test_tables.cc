@@ -161,7 +161,8 @@ void test_floor(void)
 		snprintf(what, sizeof(what), "floor row %zu", i + 1);
 		f.k.min_enabled_pct = c.pct;
 		f.tab->set_knobs(f.k);
-		ASSERT_OK(f.tab->timeout(H0, SRC, DST, ev[c.path], 10 + i), what);
+		ASSERT_EQ(f.tab->timeout(H0, SRC, DST, ev[c.path], 10 + i),
+			  c.kept ? SPRITZ_TIMEOUT_KEPT : 0, what);
 		for (auto &k : f.tab->disabled_now())
 			for (size_t j = 0; j < ev.size(); j++)
 				if (k.host == H0 && k.dst == DST && k.ev == ev[j])

@@ -15,6 +15,7 @@
  * counters count them.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1558,6 +1559,35 @@ static void test_ctl_sends(void)
 }
 
 /*
+ * What spritz.ko's (or the simulator's) answer to an allowed disable counts
+ * (spritz_fb_disable_count()): one counter per answer, no other moved.
+ */
+static void test_disable_count(void)
+{
+	static const struct {
+		const char *name;
+		int r;
+		size_t off;
+	} rows[] = {
+		{ "disabled", 0, offsetof(struct spritz_stats, path_disables) },
+		{ "kept by the floor", SPRITZ_TIMEOUT_KEPT, offsetof(struct spritz_stats, path_disable_kept) },
+		{ "no such path", -ENOENT, offsetof(struct spritz_stats, path_disable_fail) },
+		{ "no spritz.ko", -1, offsetof(struct spritz_stats, path_disable_fail) },
+		{ "unknown positive answer", 2, offsetof(struct spritz_stats, path_disable_fail) },
+	};
+	struct spritz_stats st, want;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		memset(&st, 0, sizeof(st));
+		memset(&want, 0, sizeof(want));
+		*(__u64 *)((char *)&want + rows[i].off) = 1;
+		spritz_fb_disable_count(&st, rows[i].r);
+		ASSERT_EQ(memcmp(&st, &want, sizeof(st)), 0, rows[i].name);
+	}
+}
+
+/*
  * Which sends start a connection (spritz_fb_ctl_sent() returns 1: the
  * caller restarts the flow's byte count), and which SYN is one sent again
  * (spritz_fb_syn_again(): uniform pick) rather than a new connection on
@@ -2122,6 +2152,7 @@ static const struct test_case tests[] = {
 	{ "ack_seq_window", test_ack_seq_window },
 	{ "reused_ports", test_reused_ports },
 	{ "disable_budget", test_disable_budget },
+	{ "disable_count", test_disable_count },
 	{ "sack_window", test_sack_window },
 	{ "handshake", test_handshake },
 	{ "ctl_sends", test_ctl_sends },

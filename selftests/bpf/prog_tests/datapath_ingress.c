@@ -1200,7 +1200,9 @@ static void run_adv(const struct adv_case *c)
  * of the first: then the TIMEOUT is the flow's own
  * (spritz_fb_disable_ok()), nothing is disabled, and the budget that said
  * no is the only one counted.  A bound of 0 bounds nothing; once
- * disable_ms has passed, a budget begins again.
+ * disable_ms has passed, a budget begins again.  With min_enabled_pct 100
+ * spritz.ko keeps the path (SPRITZ_TIMEOUT_KEPT): counted as kept, not as
+ * a disable, the budgets charged.
  */
 static void test_verify_dead(void)
 {
@@ -1220,33 +1222,38 @@ static void test_verify_dead(void)
 		int flow_disables, peer_disables;
 		uint64_t disables, withheld, peer_withheld;
 		int peer; /* the peer's count after */
+		int keep_all; /* min_enabled_pct 100 */
+		uint64_t kept;
 	} rows[] = {
-		{ { .name = "verify_dead", .ops = { VERIFY_DEAD } }, DEF_F, DEF_P, 1, 0, 0, 1 },
+		{ { .name = "verify_dead", .ops = { VERIFY_DEAD } }, DEF_F, DEF_P, 1, 0, 0, 1, 0, 0 },
 		{ { .name = "verify_dead_unbounded",
 		    .ops = { VERIFY_DEAD_AFTER(SPENT(255, 0), PEER(255, 0)) } },
-		  0, 0, 1, 0, 0, 255 },
+		  0, 0, 1, 0, 0, 255, 0, 0 },
 		{ { .name = "verify_dead_budget_left", .ops = { VERIFY_DEAD_AFTER(SPENT(1, 0)) } },
-		  2, DEF_P, 1, 0, 0, 1 },
+		  2, DEF_P, 1, 0, 0, 1, 0, 0 },
 		{ { .name = "verify_dead_budget_spent", .ops = { VERIFY_DEAD_AFTER(SPENT(2, 0)) } },
-		  2, DEF_P, 0, 1, 0, 0 },
+		  2, DEF_P, 0, 1, 0, 0, 0, 0 },
 		/* the first of them two hours ago: the window (an hour) is over */
 		{ { .name = "verify_dead_budget_expired",
 		    .ops = { VERIFY_DEAD_AFTER(SPENT(2, 2 * HOUR_NS)) } },
-		  2, DEF_P, 1, 0, 0, 1 },
+		  2, DEF_P, 1, 0, 0, 1, 0, 0 },
 		/* other flows to the peer: its budget, shared */
 		{ { .name = "verify_dead_peer_left", .ops = { VERIFY_DEAD_AFTER(PEER(7, 0)) } },
-		  DEF_F, 8, 1, 0, 0, 8 },
+		  DEF_F, 8, 1, 0, 0, 8, 0, 0 },
 		{ { .name = "verify_dead_peer_spent", .ops = { VERIFY_DEAD_AFTER(PEER(8, 0)) } },
-		  DEF_F, 8, 0, 0, 1, 8 },
+		  DEF_F, 8, 0, 0, 1, 8, 0, 0 },
 		{ { .name = "verify_dead_peer_expired",
 		    .ops = { VERIFY_DEAD_AFTER(PEER(8, 2 * HOUR_NS)) } },
-		  DEF_F, 8, 1, 0, 0, 1 },
+		  DEF_F, 8, 1, 0, 0, 1, 0, 0 },
 		{ { .name = "verify_dead_peer_unbounded", .ops = { VERIFY_DEAD_AFTER(PEER(8, 0)) } },
-		  DEF_F, 0, 1, 0, 0, 8 },
+		  DEF_F, 0, 1, 0, 0, 8, 0, 0 },
 		/* the flow's budget says no first: the peer is not charged */
 		{ { .name = "verify_dead_flow_spent_first",
 		    .ops = { VERIFY_DEAD_AFTER(SPENT(2, 0), PEER(3, 0)) } },
-		  2, 8, 0, 1, 0, 3 },
+		  2, 8, 0, 1, 0, 3, 0, 0 },
+		/* the floor keeps every path: nothing disabled, the attempt charged */
+		{ { .name = "verify_dead_floor_keeps", .ops = { VERIFY_DEAD } },
+		  DEF_F, DEF_P, 0, 0, 0, 1, 1, 1 },
 	};
 #undef VERIFY_DEAD
 #undef VERIFY_DEAD_AFTER
@@ -1270,6 +1277,9 @@ static void test_verify_dead(void)
 		ASSERT_OK(knob_set("flow_disables", rows[i].flow_disables), "flow_disables");
 		ASSERT_OK(knob_set("peer_disables", rows[i].peer_disables), "peer_disables");
 		ASSERT_OK(knob_set("disable_ms", 3600000), "disable_ms");
+		ASSERT_OK(knob_set("min_enabled_pct",
+				   rows[i].keep_all ? 100 : SPRITZ_DEF_MIN_ENABLED_PCT),
+			  "min_enabled_pct");
 		dp_stats(skel, &s0);
 		adv_ops(&rows[i].c);
 		stats_delta(&s0, &d);
@@ -1281,6 +1291,8 @@ static void test_verify_dead(void)
 		ASSERT_EQ(d.fb_ack, 4, W("fb_ack: the last repair, three sends"));
 		ASSERT_EQ(d.fb_timeout, 1, W("fb_timeout"));
 		ASSERT_EQ(d.path_disables, rows[i].disables, W("path_disables"));
+		ASSERT_EQ(d.path_disable_kept, rows[i].kept, W("path_disable_kept"));
+		ASSERT_EQ(d.path_disable_fail, 0, W("path_disable_fail"));
 		ASSERT_EQ(d.path_disable_withheld, rows[i].withheld, W("path_disable_withheld"));
 		ASSERT_EQ(d.path_disable_peer_withheld, rows[i].peer_withheld,
 			  W("path_disable_peer_withheld"));
@@ -1298,6 +1310,7 @@ static void test_verify_dead(void)
 	ASSERT_OK(knob_set("flow_disables", SPRITZ_DEF_FLOW_DISABLES), "restore flow_disables");
 	ASSERT_OK(knob_set("peer_disables", SPRITZ_DEF_PEER_DISABLES), "restore peer_disables");
 	ASSERT_OK(knob_set("disable_ms", SPRITZ_DEF_DISABLE_MS), "restore disable_ms");
+	ASSERT_OK(knob_set("min_enabled_pct", SPRITZ_DEF_MIN_ENABLED_PCT), "restore min_enabled_pct");
 }
 
 /* Handshakes, forged and stale ACKs, floods: the adversarial table. */
