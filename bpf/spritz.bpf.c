@@ -322,26 +322,31 @@ static __always_inline struct tcp_sock *spritz_sock_tcp(struct __sk_buff *skb)
 }
 
 /*
- * The receive window of the TCP socket that sends the segment @skb of @f
- * (spritz_fb_rcv_sent()), if there is one; a forwarded segment has none.
+ * The receive window that segment @skb of @f advertises: its TCP socket's
+ * (@tp, spritz_fb_rcv_sent()) if a local one sends it, else the one its
+ * header says, TCP flags @flags, ACK field @ack and window field @win
+ * (host order; spritz_fb_rcv_hdr()): a forwarded segment, a tunnel's.
  */
-static __always_inline void spritz_sock_rcv(struct __sk_buff *skb, struct spritz_flow *f)
+static __always_inline void spritz_seg_rcv(struct tcp_sock *tp, struct spritz_flow *f, __u8 flags,
+					   __u32 ack, __u16 win)
 {
-	struct tcp_sock *tp = spritz_sock_tcp(skb);
-
 	if (tp)
 		spritz_fb_rcv_sent(&f->fb, tp->rcv_wup, tp->rcv_wnd);
+	else
+		spritz_fb_rcv_hdr(&f->fb, flags, ack, win);
 }
 
 /*
  * The smoothed RTT, the reordering degree (TCP's DupThresh), the bytes
- * queued beyond the send's @end and the receive window of the TCP socket
- * that sends @skb into @f, if there is one (a local sender; tc egress has
- * skb->sk, a full socket for data).  Inline, like a send's other steps:
+ * queued beyond the send's @end of the TCP socket that sends @skb into
+ * @f, if there is one (a local sender; tc egress has skb->sk, a full
+ * socket for data), and the receive window the segment advertises
+ * (spritz_seg_rcv(): @flags, @ack, @win from its header).  Inline, like a send's other steps:
  * the parser's paths are joined before them (spritz_hdrs_join()), and a
  * call costs more than this work (datapath.rst, "Verifier cost").
  */
-static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end)
+static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end,
+					     __u8 flags, __u32 ack, __u16 win)
 {
 	__s32 unsent;
 	struct tcp_sock *tp;
@@ -349,9 +354,9 @@ static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct sprit
 	if (!f)
 		return 0;
 	tp = spritz_sock_tcp(skb);
+	spritz_seg_rcv(tp, f, flags, ack, win);
 	if (!tp)
 		return 0;
-	spritz_fb_rcv_sent(&f->fb, tp->rcv_wup, tp->rcv_wnd);
 	if (tp->srtt_us)
 		f->fb.srtt_us = tp->srtt_us >> 3; /* the kernel keeps it << 3 */
 	f->fb.dupthresh = tp->reordering;
@@ -787,10 +792,12 @@ static __always_inline void spritz_flow_picked(struct spritz_flow *f, int r)
  * sent on the flow's last EV if it has one.
  */
 static __always_inline void spritz_egress_ctl(struct __sk_buff *skb, struct spritz_flow *f,
-					      struct spritz_ip6 *ip6, struct spritz_stats *st)
+					      struct spritz_ip6 *ip6, const struct spritz_tcp *th,
+					      struct spritz_stats *st)
 {
 	/* a pure ACK may open the window further: the peer may send into it */
-	spritz_sock_rcv(skb, f);
+	spritz_seg_rcv(spritz_sock_tcp(skb), f, th->flags, bpf_ntohl(th->ack_seq),
+		       bpf_ntohs(th->window));
 	if (!(f->flags & SPRITZ_FLOW_F_HAVE_EV)) {
 		st->eg_unsteered++;
 		return;
@@ -840,7 +847,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	f->bytes_sent += skb->len;
 	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
 	if (kind == SPRITZ_SEG_CTL) {
-		spritz_egress_ctl(skb, f, ip6, st);
+		spritz_egress_ctl(skb, f, ip6, th, st);
 		return SPRITZ_TC_NEXT;
 	}
 
@@ -852,7 +859,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	/* a SYN is steered like data, but never recorded (feedback.h) */
 	if (kind == SPRITZ_SEG_DATA) {
 		f->used_ns = c->now;
-		spritz_sock_state(skb, f, end);
+		spritz_sock_state(skb, f, end, tflags, bpf_ntohl(th->ack_seq), bpf_ntohs(th->window));
 		repair = spritz_fb_presend(&f->fb, seq, end);
 		if (repair && spritz_retrans(f, st, seq, end, spritz_tsval(th, spritz_data_end(skb))))
 			spritz_fb_deliver(f, c, st);
@@ -926,6 +933,7 @@ struct spritz_inner_send {
 	__u32 ports, addrs;	    /* its identity in spritz_flow (spritz_inner_ports(), _addrs()) */
 	__u32 kind;		    /* SPRITZ_SEG_* */
 	__u32 flags;		    /* TCP flags */
+	__u32 ack, win;		    /* ACK and window fields (host order) */
 	__u64 ts;		    /* SPRITZ_FB_TS(TSval), or none */
 };
 
@@ -942,6 +950,8 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
 	spritz_tcp_key(&in->key, ih, kind, 0);
 	in->seq = bpf_ntohl(th->seq);
 	in->end = in->seq + spritz_tcp_seqlen(th->flags, paylen);
+	in->ack = bpf_ntohl(th->ack_seq);
+	in->win = bpf_ntohs(th->window);
 	in->ts = spritz_tsval(th, data_end);
 }
 
@@ -1009,6 +1019,7 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 #define SPRITZ_INNER_RECORD 1	/* a data send of the inner flow: record it */
 #define SPRITZ_INNER_OUTCOMES 2 /* a retransmission left outcomes to deliver */
 #define SPRITZ_INNER_REPAIR 4	/* a send of sequence sent before */
+#define SPRITZ_INNER_CTL 8	/* a segment of the inner flow that is not data */
 
 /*
  * The inner TCP segment @in leaves in tunnel flow @f (key @fkey): tie
@@ -1025,7 +1036,7 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 	if (in->kind != SPRITZ_SEG_DATA) {
 		if (spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end))
 			f->bytes_sent = 0; /* a new connection: see the plain TCP send */
-		return 0;
+		return SPRITZ_INNER_CTL;
 	}
 	if (!spritz_fb_presend(&f->fb, in->seq, in->end))
 		return SPRITZ_INNER_RECORD;
@@ -1091,8 +1102,13 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 	f->used_ns = c->now;
 	if (inner) {
 		record = spritz_inner_sent(f, key, in, c, st);
-		if (record)
-			spritz_sock_state(skb, f, in->end);
+		/* the receive window each segment of the inner flow advertises */
+		if (record & SPRITZ_INNER_RECORD)
+			spritz_sock_state(skb, f, in->end, in->flags, in->ack, in->win);
+		if (record == SPRITZ_INNER_CTL) {
+			spritz_seg_rcv(spritz_sock_tcp(skb), f, in->flags, in->ack, in->win);
+			record = 0; /* nothing to record */
+		}
 		/* inline: one more call would take the stack past 512 bytes */
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver_all(f, c, st);

@@ -181,6 +181,7 @@ struct TcpBits {
 	uint16_t sport, dport;
 	uint32_t seq, ack;
 	uint8_t doff, flags;
+	uint16_t win; /* the window field */
 };
 
 /* The first bytes of a TCP header, and its options if @opt. */
@@ -197,6 +198,7 @@ bool tcp_peek(Ptr<const Packet> p, TcpBits *b, uint8_t *opt = nullptr)
 	b->ack = (uint32_t)h[8] << 24 | h[9] << 16 | h[10] << 8 | h[11];
 	b->doff = h[12] >> 4;
 	b->flags = h[13];
+	b->win = (uint16_t)(h[14] << 8 | h[15]);
 	if (opt)
 		memcpy(opt, h, 60);
 	return b->doff >= 5;
@@ -616,6 +618,8 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	/* a SYN or SYN-ACK starts a connection: the small-flow bias's size afresh */
 	if (kind != SPRITZ_SEG_DATA && spritz_fb_ctl_sent(&f->hf.fb, tb.flags, tb.seq, end))
 		f->hf.bytes_sent = 0;
+	/* ns-3's sockets do not show their receive window: the header's, as if forwarded */
+	spritz_fb_rcv_hdr(&f->hf.fb, tb.flags, tb.ack, tb.win);
 	f->hf.bytes_sent += p->GetSize() + 20;
 	if (kind == SPRITZ_SEG_CTL) {
 		if (!(f->hf.flags & SPRITZ_FLOW_F_HAVE_EV)) {
@@ -663,7 +667,7 @@ void host_ack(Flow *f, const TcpBits &tb, uint32_t paylen, const uint8_t *h)
 	uint32_t olen = tb.doff * 4u, i = 20;
 	uint32_t end = tb.seq + spritz_tcp_seqlen(tb.flags, paylen);
 
-	/* no receive window (spritz_fb_rcv_sent()): ns-3's sockets do not show theirs */
+	/* the receive window: the one the host's segments advertise (host_egress()) */
 	if (!f->hf_init || spritz_fb_ack_check(&f->hf.fb, &S->st, tb.flags, tb.ack, tb.seq, end) !=
 				   SPRITZ_FB_ACK_SCAN)
 		return;

@@ -15,7 +15,8 @@
  *	              spritz_fb_record()    after the EV is known
  *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt; a SYN or
  *	                                    SYN-ACK starts the sequence afresh
- *	  any         spritz_fb_rcv_sent()  the socket's receive window
+ *	  any         spritz_fb_rcv_sent()  the socket's receive window, or
+ *	              spritz_fb_rcv_hdr()   the one the segment advertises
  *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4:
  *	                                    SEG.SEQ and SEG.ACK; RFC 2018/6675
  *	                                    for SACK blocks)
@@ -521,12 +522,37 @@ static __always_inline void spritz_fb_rcv_sent(struct spritz_fb_flow *fb, __u32 
 }
 
 /*
+ * The largest window scale (RFC 7323 2.3): the shift a window field is
+ * taken at where the handshake's is not known (spritz_fb_rcv_hdr()).
+ */
+#define SPRITZ_TCP_WSCALE_MAX 14
+
+/*
+ * The receive window a segment with TCP flags @flags, ACK field @ack and
+ * window field @win (host order) advertises, where no socket shows its
+ * own (a forwarded segment, a tunnel's inner one): from @ack, Linux's
+ * rcv_wup (rcv_nxt as of its last segment sent, tcp_select_window()),
+ * for @win at the largest scale, since the one the handshake agreed is
+ * not known here.  So the window holds the sender's real one - a peer's
+ * segment its TCP would accept is never refused - and a forged segment
+ * must still land within 2^14 window units of the receiver's rcv_nxt.  A
+ * segment without ACK, or an RST, advertises nothing.
+ */
+static __always_inline void spritz_fb_rcv_hdr(struct spritz_fb_flow *fb, __u8 flags, __u32 ack,
+					      __u16 win)
+{
+	if ((flags & (SPRITZ_TCP_ACK | SPRITZ_TCP_RST)) == SPRITZ_TCP_ACK)
+		spritz_fb_rcv_sent(fb, ack, (__u32)win << SPRITZ_TCP_WSCALE_MAX);
+}
+
+/*
  * Validate an incoming segment [@seq, @end) (sequence numbers, SYN and
  * FIN counted) with ACK set and TCP flags @flags that acknowledges @ack,
  * as the sender's TCP would (RFC 9293 3.10.7.4): a SYN or RST
  * acknowledges no data (and ECE on a SYN-ACK is ECN negotiation); the
  * segment must lie in the receive window the socket last advertised, if
- * egress saw one (SPRITZ_FB_F_HAVE_RCV: TCP drops it unread otherwise,
+ * egress saw one (SPRITZ_FB_F_HAVE_RCV: the socket's, or at least its
+ * segments' with spritz_fb_rcv_hdr(); TCP drops it unread otherwise,
  * ACK field and all); an ACK must lie in [snd_una, snd_nxt].  Rejections
  * are counted and change nothing.  SPRITZ_FB_ACK_SCAN: sends are in
  * flight, go on.

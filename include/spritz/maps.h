@@ -164,7 +164,7 @@ struct spritz_inflight {
 #define SPRITZ_FB_F_VERIFY (1U << 2)   /* the next new data goes to verify_ev (spritz_fb_verify()) */
 #define SPRITZ_FB_F_VERIFY_SENT (1U << 3) /* ... it went: the record is the verify send */
 #define SPRITZ_FB_F_REPAIR_SENT (1U << 4) /* the send spritz_fb_presend() saw last is a repair */
-#define SPRITZ_FB_F_HAVE_RCV (1U << 5)	  /* rcv_wup, rcv_wend are the socket's (spritz_fb_rcv_sent()) */
+#define SPRITZ_FB_F_HAVE_RCV (1U << 5)	  /* rcv_wup, rcv_wend are set (spritz_fb_rcv_sent()) */
 
 /*
  * ECN-marked deliveries a flow remembers per EV, for the dead-path rule's

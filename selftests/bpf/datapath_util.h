@@ -52,6 +52,7 @@ struct spec {
 	uint16_t sport, dport;
 	uint32_t seq, ack;
 	uint8_t flags;	      /* TCP flags (default: ACK) */
+	uint16_t win;	      /* TCP window field (default: 65535) */
 	const uint8_t *opts;  /* TCP options (length multiple of 4) */
 	int optlen;
 	int paylen;	      /* payload bytes (pattern) */
@@ -153,7 +154,7 @@ static inline void pkt_build(struct pkt *p, const struct spec *s)
 		put32(l4 + 8, s->ack);
 		l4[12] = (uint8_t)((20 + s->optlen) / 4) << 4;
 		l4[13] = s->flags ? s->flags : 0x10;
-		put16(l4 + 14, 65535);
+		put16(l4 + 14, s->win ? s->win : 65535);
 		if (s->optlen)
 			memcpy(l4 + 20, s->opts, s->optlen);
 		for (i = 0; i < s->paylen; i++)

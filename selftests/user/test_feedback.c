@@ -1402,6 +1402,59 @@ static void test_ack_seq_window(void)
 }
 
 /*
+ * The window a segment advertises where no socket shows its own
+ * (spritz_fb_rcv_hdr()): [ACK, ACK + window << 14], from segments with
+ * ACK and without RST; then which peer sequence numbers
+ * spritz_fb_ack_check() takes (an ACK of nothing in flight: IGNORE
+ * without in_ack_seq means accepted).
+ */
+static void test_rcv_hdr(void)
+{
+	static const struct {
+		const char *name;
+		__u8 flags;
+		__u32 ack;
+		__u16 win;
+		int have;	     /* a window set */
+		__u32 wup, wend;
+		__u32 seq;	     /* a peer's pure ACK at this sequence number ... */
+		int refused;	     /* ... is refused (in_ack_seq) */
+	} rows[] = {
+		{ "data", F_A | SPRITZ_TCP_PSH, 5000, 2, 1, 5000, 5000 + (2 << 14), 5000, 0 },
+		{ "right edge", F_A, 5000, 2, 1, 5000, 37768, 37768, 0 },
+		{ "past it", F_A, 5000, 2, 1, 5000, 37768, 37769, 1 },
+		{ "below the left edge", F_A, 5000, 2, 1, 5000, 37768, 4999, 1 },
+		{ "largest window", F_A, 5000, 0xffff, 1, 5000, 5000 + (0xffffU << 14),
+		  5000 + (0xffffU << 14), 0 },
+		{ "half the space away", F_A, 5000, 0xffff, 1, 5000, 5000 + (0xffffU << 14),
+		  5000 + 0x80000000U, 1 },
+		{ "zero window: rcv_nxt only", F_A, 5000, 0, 1, 5000, 5000, 5000, 0 },
+		{ "zero window, one past", F_A, 5000, 0, 1, 5000, 5000, 5001, 1 },
+		{ "wrapping", F_A, 0xfffffff0U, 1, 1, 0xfffffff0U, 0x3ff0, 0x10, 0 },
+		{ "SYN-ACK: unscaled, taken at 14", F_A | SPRITZ_TCP_SYN, 5000, 1, 1, 5000, 21384,
+		  21384, 0 },
+		{ "RST with ACK: nothing", F_A | SPRITZ_TCP_RST, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
+		{ "no ACK: nothing", SPRITZ_TCP_PSH, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
+		{ "SYN: nothing", SPRITZ_TCP_SYN, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
+	};
+	struct spritz_fb_flow fb;
+	struct spritz_stats st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		memset(&fb, 0, sizeof(fb));
+		memset(&st, 0, sizeof(st));
+		spritz_fb_rcv_hdr(&fb, rows[i].flags, rows[i].ack, rows[i].win);
+		ASSERT_EQ(!!(fb.flags & SPRITZ_FB_F_HAVE_RCV), rows[i].have, rows[i].name);
+		ASSERT_EQ(fb.rcv_wup, rows[i].wup, rows[i].name);
+		ASSERT_EQ(fb.rcv_wend, rows[i].wend, rows[i].name);
+		ASSERT_EQ(spritz_fb_ack_check(&fb, &st, F_A, 0, rows[i].seq, rows[i].seq),
+			  SPRITZ_FB_ACK_IGNORE, rows[i].name);
+		ASSERT_EQ(st.in_ack_seq, rows[i].refused, rows[i].name);
+	}
+}
+
+/*
  * Host-wide disables (spritz_fb_disable_ok()): at most b->flow per flow
  * and b->peer for all flows to one peer, each within the window from its
  * first; the rest withheld and counted by the budget that said no, which
@@ -2150,6 +2203,7 @@ static const struct test_case tests[] = {
 	{ "dead_peer", test_dead_peer },
 	{ "ack_window", test_ack_window },
 	{ "ack_seq_window", test_ack_seq_window },
+	{ "rcv_hdr", test_rcv_hdr },
 	{ "reused_ports", test_reused_ports },
 	{ "disable_budget", test_disable_budget },
 	{ "disable_count", test_disable_count },

@@ -856,7 +856,8 @@ struct aop {
 	uint8_t flags;	 /* TX, RX: TCP flags */
 	uint32_t seq;	 /* TX; RX (0: 777); RCV: rcv_wup; SPENT, PEER: disables */
 	int len;	 /* TX: payload; RCV: rcv_wnd */
-	uint32_t ack;	 /* RX */
+	uint32_t ack;	 /* TX, RX: the ACK field */
+	uint16_t win;	 /* TX: the window field (0: 65535) */
 	int nsack;	 /* RX */
 	uint32_t sack[4];
 	int n;		 /* TX, RX: repeated on n local ports from PORT_FLOOD (0: SPORT once) */
@@ -889,11 +890,14 @@ struct adv_case {
 	int flows;		 /* entries in spritz_flows after */
 };
 
-/* A segment with @flags from local port @sport to DST2_6 on egress. */
-static void txp(uint16_t sport, uint8_t flags, uint32_t seq, int len)
+/*
+ * A segment with @flags, ACK field @ack and window field @win from local
+ * port @sport to DST2_6 on egress.
+ */
+static void txp(uint16_t sport, uint8_t flags, uint32_t seq, int len, uint32_t ack, uint16_t win)
 {
 	struct spec s = { .dst = DST2_6, .sport = sport, .seq = seq, .paylen = len,
-			  .flags = flags };
+			  .flags = flags, .ack = ack, .win = win };
 	struct pkt p, o;
 	uint32_t ret;
 
@@ -1025,6 +1029,32 @@ static const struct adv_case adv_cases[] = {
 	    RXA(ACKF, 1200, .seq = 4000), RXA(ACKF, 1200, .seq = 6001), RXA(ACKF, 1100, .seq = 5000),
 	    ADV(PAST_TMO), RXA(ACKF, 1200, .seq = 4999, .nsack = 1, .sack = { 1100, 1200 }) },
 	  { { SOFF(in_ack_seq), 3 }, { SOFF(fb_ack), 1 } }, 1, 1 },
+	/*
+	 * No socket (a forwarded flow, as every flow here): the window its
+	 * segments advertise, [ACK, ACK + window << 14].  ACK 5000, window 2:
+	 * [5000, 37768].
+	 */
+	{ "fwd_outside_seg_window",
+	  { TXA(DATA, 1000, 100, .ack = 5000, .win = 2), RXA(ACKF, 1100, .seq = 4000),
+	    RXA(ACKF, 1100, .seq = 37769), RXA(ACKF, 1100, .seq = 37768) },
+	  { { SOFF(in_ack_seq), 2 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* a pure ACK leaving moves it: [90000, 106384] */
+	{ "fwd_pure_ack_moves_window",
+	  { TXA(DATA, 1000, 100, .ack = 5000, .win = 1), TXA(ACKF, 1100, 0, .ack = 90000, .win = 1),
+	    RXA(ACKF, 1100, .seq = 5000), RXA(ACKF, 1100, .seq = 90000) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* an RST, and a segment without ACK, advertise nothing */
+	{ "fwd_rst_no_window",
+	  { TXA(DATA, 1000, 100, .ack = 5000, .win = 1), TXA(RSTACK, 1100, 0, .ack = 90000),
+	    TXA(0x08, 1100, 100, .ack = 90000), RXA(ACKF, 1100, .seq = 90000),
+	    RXA(ACKF, 1200, .seq = 5000) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 2 } }, 0, 1 },
+	/* a SYN-ACK leaving (a forwarded server): the new connection's window */
+	{ "fwd_synack_window",
+	  { TXA(DATA, 1000, 100, .ack = 5000, .win = 1), TXA(0x12, 70000, 0, .ack = 90000, .win = 1),
+	    TXA(DATA, 70001, 100, .ack = 90000, .win = 1), RXA(ACKF, 70101, .seq = 5000),
+	    RXA(ACKF, 70101, .seq = 90000) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
 	{ "fin_retrans",
 	  { TXA(DATA, 1000, 100), RXA(ACKF, 1100), TXA(FINACK, 1100, 0), ADV(3 * PAST_TMO),
 	    TXA(FINACK, 1100, 0), RXA(ACKF, 1101) },
@@ -1143,7 +1173,7 @@ static void adv_ops(const struct adv_case *c)
 			uint16_t port = o->n ? PORT_FLOOD + k : SPORT;
 
 			if (o->op == A_TX)
-				txp(port, o->flags, o->seq, o->len);
+				txp(port, o->flags, o->seq, o->len, o->ack, o->win);
 			else if (o->op == A_RX)
 				rxp(port, o->flags, o->seq ? o->seq : 777, o->ack, o->sack, o->nsack);
 			else if (o->op == A_RCV)
@@ -1356,6 +1386,8 @@ static uint16_t tun_tx(const struct spec *o, struct spec *inner, uint32_t seq, i
 
 /* Outer source of tun_rx()'s packets: NULL, the peer (@o's destination). */
 static const char *tun_rx_src;
+/* The inner sequence number of tun_rx()'s ACKs. */
+static uint32_t tun_rx_seq = 777;
 
 /* The peer's tunnel packet (outer @o reversed) with an inner ACK. */
 static void tun_rx(const struct spec *o, const struct spec *inner, uint32_t ack, int ece)
@@ -1368,7 +1400,7 @@ static void tun_rx(const struct spec *o, const struct spec *inner, uint32_t ack,
 	ri.dst = inner->src;
 	ri.sport = inner->dport;
 	ri.dport = inner->sport;
-	ri.seq = 777;
+	ri.seq = tun_rx_seq;
 	ri.ack = ack;
 	ri.paylen = 0;
 	ri.flags = 0x10 | (ece ? 0x40 : 0);
@@ -1466,6 +1498,60 @@ static void test_tunnel(void)
 	ASSERT_EQ(d.eg_inner_tcp, 0, "mixed: nothing recorded");
 	ASSERT_EQ(d.eg_rewrites, 2, "mixed: still steered");
 	ASSERT_EQ(d.fb_ack + d.fb_ecn + d.fb_nack + d.fb_timeout, 0, "mixed: no feedback");
+}
+
+/*
+ * The receive window of a tunnel's inner flow, without a socket: the one
+ * its inner segments advertise (data, and pure ACKs), [ACK, ACK + window
+ * << 14]; inner ACKs outside it are refused as TCP would.
+ */
+static void test_tunnel_window(void)
+{
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33010,
+			    .dport = 80, .flags = 0x18, .ack = 90000, .win = 1 };
+	struct spec vx = { .proto = 17, .inner = &vin, .sport = 49990 };
+	static const struct {
+		const char *name;
+		int tx;	      /* 1: inner data [seq, seq + 100) leaves, 2: a pure ACK */
+		uint32_t seq; /* tx: its sequence; rx: the inner ACK's */
+		uint32_t ack; /* tx: its ACK field; rx: the ACK */
+		uint64_t in_ack_seq, fb_ack;
+		int pending;
+	} rows[] = {
+		{ "data: window [90000, 106384]", 1, 5000, 90000, 0, 0, 1 },
+		{ "ACK below it", 0, 777, 5100, 1, 0, 1 },
+		{ "ACK past it", 0, 106385, 5100, 1, 0, 1 },
+		{ "ACK at its right edge", 0, 106384, 5100, 0, 1, 0 },
+		{ "data", 1, 5100, 90000, 0, 0, 1 },
+		{ "pure ACK: window [200000, 216384]", 2, 5200, 200000, 0, 0, 1 },
+		{ "ACK in the old window", 0, 90000, 5200, 1, 0, 1 },
+		{ "ACK in the new", 0, 200000, 5200, 0, 1, 0 },
+	};
+	struct spritz_stats s0, d;
+	char what[96];
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		dp_stats(skel, &s0);
+		if (rows[i].tx) {
+			vin.ack = rows[i].ack;
+			tun_tx(&vx, &vin, rows[i].seq, rows[i].tx == 1 ? 100 : 0);
+		} else {
+			tun_rx_seq = rows[i].seq;
+			tun_rx(&vx, &vin, rows[i].ack, 0);
+		}
+		stats_delta(&s0, &d);
+		snprintf(what, sizeof(what), "%s: in_ack_seq", rows[i].name);
+		ASSERT_EQ(d.in_ack_seq, rows[i].in_ack_seq, what);
+		snprintf(what, sizeof(what), "%s: fb_ack", rows[i].name);
+		ASSERT_EQ(d.fb_ack, rows[i].fb_ack, what);
+		snprintf(what, sizeof(what), "%s: pending", rows[i].name);
+		ASSERT_EQ(tun_pending(&vx), rows[i].pending, what);
+	}
+	tun_rx_seq = 777;
 }
 
 /*
@@ -1883,6 +1969,7 @@ static const struct test_case tests[] = {
 	{ "adversarial", test_adversarial },
 	{ "verify_dead", test_verify_dead },
 	{ "tunnel", test_tunnel },
+	{ "tunnel_window", test_tunnel_window },
 	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_vni", test_tunnel_vni },
 	{ "tunnel_slot_reused", test_tunnel_slot_reused },
