@@ -983,7 +983,7 @@ __noinline int spritz_inner_read(struct __sk_buff *skb, __u32 l3_off, __u32 l4_o
 
 /*
  * Tie tunnel flow @f (key @fkey) to the inner flow of @in: the first inner
- * data send names it (and spritz_inner learns the way back), a data send
+ * SYN or data send names it (and spritz_inner learns the way back), one
  * of another inner flow marks @f mixed for good.  1 if @in is a segment of
  * @f's inner flow (a data send of it is to be recorded).
  */
@@ -994,7 +994,7 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 {
 	if (f->flags & SPRITZ_FLOW_F_MIXED)
 		return 0;
-	if (in->kind != SPRITZ_SEG_DATA)
+	if (in->kind == SPRITZ_SEG_CTL)
 		return (f->flags & SPRITZ_FLOW_F_INNER) && f->inner_ports == in->ports &&
 		       f->inner_addrs == in->addrs;
 	if (!(f->flags & SPRITZ_FLOW_F_INNER)) {
@@ -1020,6 +1020,7 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 #define SPRITZ_INNER_OUTCOMES 2 /* a retransmission left outcomes to deliver */
 #define SPRITZ_INNER_REPAIR 4	/* a send of sequence sent before */
 #define SPRITZ_INNER_CTL 8	/* a segment of the inner flow that is not data */
+#define SPRITZ_INNER_SYN_AGAIN 16 /* ... a SYN it sent before (spritz_fb_syn_again()) */
 
 /*
  * The inner TCP segment @in leaves in tunnel flow @f (key @fkey): tie
@@ -1034,9 +1035,11 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 	if (!f || !fkey || !in || !c || !st || !spritz_inner_track(f, fkey, in, st))
 		return 0;
 	if (in->kind != SPRITZ_SEG_DATA) {
+		int again = spritz_fb_syn_again(&f->fb, in->kind, f->flags & SPRITZ_FLOW_F_HAVE_EV);
+
 		if (spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end))
 			f->bytes_sent = 0; /* a new connection: see the plain TCP send */
-		return SPRITZ_INNER_CTL;
+		return SPRITZ_INNER_CTL | (again ? SPRITZ_INNER_SYN_AGAIN : 0);
 	}
 	if (!spritz_fb_presend(&f->fb, in->seq, in->end))
 		return SPRITZ_INNER_RECORD;
@@ -1105,17 +1108,16 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 		/* the receive window each segment of the inner flow advertises */
 		if (record & SPRITZ_INNER_RECORD)
 			spritz_sock_state(skb, f, in->end, in->flags, in->ack, in->win);
-		if (record == SPRITZ_INNER_CTL) {
+		else if (record & SPRITZ_INNER_CTL)
 			spritz_seg_rcv(spritz_sock_tcp(skb), f, in->flags, in->ack, in->win);
-			record = 0; /* nothing to record */
-		}
 		/* inline: one more call would take the stack past 512 bytes */
 		if (record & SPRITZ_INNER_OUTCOMES)
 			spritz_fb_deliver_all(f, c, st);
 	}
 	r = spritz_decide(f, c, st, segs,
-			  record & SPRITZ_INNER_REPAIR ? SPRITZ_DECIDE_REPAIR :
-			  record			 ? SPRITZ_DECIDE_NEW_DATA : 0);
+			  record & SPRITZ_INNER_SYN_AGAIN ? SPRITZ_DECIDE_SYN_AGAIN :
+			  record & SPRITZ_INNER_REPAIR	  ? SPRITZ_DECIDE_REPAIR :
+			  record & SPRITZ_INNER_RECORD	  ? SPRITZ_DECIDE_NEW_DATA : 0);
 	f->packets += segs;
 	f->bytes_sent += skb->len;
 	if (r < 0) {
@@ -1123,7 +1125,7 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 		return -1;
 	}
 	spritz_flow_picked(f, r);
-	if (record) {
+	if (record & SPRITZ_INNER_RECORD) {
 		spritz_fb_record(&f->fb, st, c->now, in->seq, in->end, SPRITZ_PICK_EV(r),
 				 SPRITZ_PICK_LAT_CLASS(r), segs);
 		st->eg_inner_tcp++;

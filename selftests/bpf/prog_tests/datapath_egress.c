@@ -718,7 +718,8 @@ static void test_algorithms(void)
  * A new connection on the ports of a flow that sent data (a client's port
  * taken again) is judged by its own size: its SYN, and its data below
  * small_flow_bytes, carry the small-flow flag, and the SYN is no SYN sent
- * again (which draws uniformly).  small_flow_bytes is set between one data
+ * again; that SYN's retransmission is one, drawn uniformly (no flag), and
+ * starts the count again.  small_flow_bytes is set between one data
  * packet and a SYN plus one.
  */
 static void test_small_flow_reconnect(void)
@@ -732,6 +733,7 @@ static void test_small_flow_reconnect(void)
 		{ "data 2: above it", 0x18, 100, 0 },
 		{ "data 3", 0x18, 100, 0 },
 		{ "SYN on the ports: a new connection", 0x02, 0, 1 },
+		{ "the SYN sent again: uniform", 0x02, 0, 0 },
 		{ "its data 1: SYN + data below the bound", 0x18, 100, 1 },
 		{ "its data 2: above it", 0x18, 100, 0 },
 	};
@@ -753,7 +755,7 @@ static void test_small_flow_reconnect(void)
 				     .paylen = rows[i].paylen, .seq = seq);
 
 		if (rows[i].flags & 0x02)
-			seq = 70000; /* the new connection's ISN */
+			seq = 70000; /* the new connection's ISN, both times */
 		s.seq = seq;
 		seq += rows[i].paylen + !!(rows[i].flags & 0x02);
 		pkt_build(&in, &s);

@@ -1555,6 +1555,44 @@ static void test_tunnel_window(void)
 }
 
 /*
+ * A tunnel's inner SYN sent again is drawn uniformly, as a plain one:
+ * no small-flow flag; the first, and one after data (a new connection on
+ * the inner ports), carry it.
+ */
+static void test_tunnel_syn(void)
+{
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33020,
+			    .dport = 80 };
+	struct spec vx = { .proto = 17, .inner = &vin, .sport = 49991 };
+	static const struct {
+		const char *name;
+		uint8_t flags;
+		uint32_t seq;
+		int len, small;
+	} rows[] = {
+		{ "SYN", 0x02, 999, 0, 1 },
+		{ "SYN sent again: uniform", 0x02, 999, 0, 0 },
+		{ "and again", 0x02, 999, 0, 0 },
+		{ "data", 0x18, 1000, 100, 1 },
+		{ "SYN after data: a new connection", 0x02, 70000, 0, 1 },
+	};
+	struct spritz_stats s0, d;
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		vin.flags = rows[i].flags;
+		dp_stats(skel, &s0);
+		tun_tx(&vx, &vin, rows[i].seq, rows[i].len);
+		stats_delta(&s0, &d);
+		ASSERT_EQ(d.picks, 1, rows[i].name);
+		ASSERT_EQ(d.pick_small_flow, rows[i].small, rows[i].name);
+	}
+}
+
+/*
  * Inner ACKs injected in tunnel packets from an outer source that is not
  * the tunnel peer (here another host of the directory, over IPv6 and
  * IPv4): ignored and counted, the send stays pending; the peer's own ACK
@@ -1970,6 +2008,7 @@ static const struct test_case tests[] = {
 	{ "verify_dead", test_verify_dead },
 	{ "tunnel", test_tunnel },
 	{ "tunnel_window", test_tunnel_window },
+	{ "tunnel_syn", test_tunnel_syn },
 	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_vni", test_tunnel_vni },
 	{ "tunnel_slot_reused", test_tunnel_slot_reused },
