@@ -341,9 +341,10 @@ static __always_inline void spritz_seg_rcv(struct tcp_sock *tp, struct spritz_fl
  * queued beyond the send's @end of the TCP socket that sends @skb into
  * @f, if there is one (a local sender; tc egress has skb->sk, a full
  * socket for data), and the receive window the segment advertises
- * (spritz_seg_rcv(): @flags, @ack, @win from its header).  Inline, like a send's other steps:
- * the parser's paths are joined before them (spritz_hdrs_join()), and a
- * call costs more than this work (datapath.rst, "Verifier cost").
+ * (spritz_seg_rcv(): @flags, @ack, @win from its header).  Inline, like
+ * a send's other steps: the parser's paths are joined before them
+ * (spritz_hdrs_join()), and a call costs more than this work
+ * (datapath.rst, "Verifier cost").
  */
 static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end,
 					     __u8 flags, __u32 ack, __u16 win)
