@@ -346,8 +346,8 @@ static __always_inline void spritz_seg_rcv(struct tcp_sock *tp, struct spritz_fl
  * (spritz_hdrs_join()), and a call costs more than this work
  * (datapath.rst, "Verifier cost").
  */
-static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f, __u32 end,
-					     __u8 flags, __u32 ack, __u16 win)
+static __always_inline int spritz_sock_state(struct __sk_buff *skb, struct spritz_flow *f,
+					     __u32 end, __u8 flags, __u32 ack, __u16 win)
 {
 	__s32 unsent;
 	struct tcp_sock *tp;
