@@ -309,14 +309,17 @@ static void test_fuzz(void)
 	       (unsigned long long)st.fb_nack, (unsigned long long)st.fb_timeout,
 	       (unsigned long long)st.un_malformed, (unsigned long long)st.in_sack_blocks,
 	       (unsigned long long)st.eg_inner_tcp, (unsigned long long)st.in_inner_acks);
-	printf("# path disables %llu (failed %llu; withheld by the flow's bound %llu, by the "
-	       "peer's %llu)\n",
+	printf("# path disables %llu (failed %llu, kept by the floor %llu; withheld by the "
+	       "flow's bound %llu, by the peer's %llu)\n",
 	       (unsigned long long)st.path_disables, (unsigned long long)st.path_disable_fail,
+	       (unsigned long long)st.path_disable_kept,
 	       (unsigned long long)st.path_disable_withheld,
 	       (unsigned long long)st.path_disable_peer_withheld);
-	printf("# rejected: ack unsent %llu old %llu syn/rst %llu, sack blocks %llu, "
-	       "foreign tunnel source %llu; control segments without flow %llu\n",
-	       (unsigned long long)st.in_ack_unsent, (unsigned long long)st.in_ack_old,
+	printf("# rejected: outside the receive window %llu, ack unsent %llu old %llu syn/rst "
+	       "%llu, sack blocks %llu, foreign tunnel source %llu; control segments without "
+	       "flow %llu\n",
+	       (unsigned long long)st.in_ack_seq, (unsigned long long)st.in_ack_unsent,
+	       (unsigned long long)st.in_ack_old,
 	       (unsigned long long)st.in_ack_ctl, (unsigned long long)st.in_sack_bad,
 	       (unsigned long long)st.in_tunnel_foreign, (unsigned long long)st.eg_ctl_no_flow);
 	ASSERT_GT(fc.rewrites, 0, "some packets managed");
