@@ -818,7 +818,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	struct spritz_ctx *c;
 	__u32 seq, paylen, end, segs;
 	__u8 tflags;
-	int r, kind, repair = 0, syn_again;
+	int r, kind, repair = 0, syn_again = 0;
 
 	if (SPRITZ_BENCH_STOP(1))
 		return SPRITZ_TC_NEXT;
@@ -838,13 +838,9 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	seq = bpf_ntohl(th->seq);
 	end = seq + spritz_tcp_seqlen(tflags, paylen);
 	f->packets += segs;
-	syn_again = spritz_fb_syn_again(&f->fb, kind, f->flags & SPRITZ_FLOW_F_HAVE_EV);
-	/*
-	 * Not data: a FIN moves snd_nxt; a SYN or SYN-ACK starts a new
-	 * connection, whose size the small-flow bias judges afresh.
-	 */
-	if (kind != SPRITZ_SEG_DATA && spritz_fb_ctl_sent(&f->fb, tflags, seq, end))
-		f->bytes_sent = 0;
+	/* not data: a FIN moves snd_nxt, a SYN or SYN-ACK starts a connection */
+	if (kind != SPRITZ_SEG_DATA)
+		syn_again = spritz_fb_flow_ctl_sent(f, kind, tflags, seq, end);
 	f->bytes_sent += skb->len;
 	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
 	if (kind == SPRITZ_SEG_CTL) {
@@ -1035,13 +1031,10 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 {
 	if (!f || !fkey || !in || !c || !st || !spritz_inner_track(f, fkey, in, st))
 		return 0;
-	if (in->kind != SPRITZ_SEG_DATA) {
-		int again = spritz_fb_syn_again(&f->fb, in->kind, f->flags & SPRITZ_FLOW_F_HAVE_EV);
-
-		if (spritz_fb_ctl_sent(&f->fb, in->flags, in->seq, in->end))
-			f->bytes_sent = 0; /* a new connection: see the plain TCP send */
-		return SPRITZ_INNER_CTL | (again ? SPRITZ_INNER_SYN_AGAIN : 0);
-	}
+	if (in->kind != SPRITZ_SEG_DATA)
+		return SPRITZ_INNER_CTL |
+		       (spritz_fb_flow_ctl_sent(f, in->kind, in->flags, in->seq, in->end) ?
+				SPRITZ_INNER_SYN_AGAIN : 0);
 	if (!spritz_fb_presend(&f->fb, in->seq, in->end))
 		return SPRITZ_INNER_RECORD;
 	if (spritz_retrans(f, st, in->seq, in->end, in->ts))

@@ -613,11 +613,10 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	}
 	S->st.eg_managed_tcp++;
 	f->hf.packets++;
-	int syn_again = spritz_fb_syn_again(&f->hf.fb, kind, f->hf.flags & SPRITZ_FLOW_F_HAVE_EV);
+	/* not data: a FIN moves snd_nxt, a SYN or SYN-ACK starts a connection */
+	int syn_again = kind != SPRITZ_SEG_DATA &&
+			spritz_fb_flow_ctl_sent(&f->hf, kind, tb.flags, tb.seq, end);
 
-	/* a SYN or SYN-ACK starts a connection: the small-flow bias's size afresh */
-	if (kind != SPRITZ_SEG_DATA && spritz_fb_ctl_sent(&f->hf.fb, tb.flags, tb.seq, end))
-		f->hf.bytes_sent = 0;
 	/* ns-3's sockets do not show their receive window: the header's, as if forwarded */
 	spritz_fb_rcv_hdr(&f->hf.fb, tb.flags, tb.ack, tb.win);
 	f->hf.bytes_sent += p->GetSize() + 20;

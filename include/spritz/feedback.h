@@ -466,6 +466,22 @@ static __always_inline int spritz_fb_ctl_sent(struct spritz_fb_flow *fb, __u8 fl
 }
 
 /*
+ * The segment of @kind (not data) with @flags, [@seq, @end), of flow @f
+ * leaves: spritz_fb_ctl_sent(), and a connection it starts has its bytes
+ * counted afresh (the small-flow bias judges it by its own size).  Returns
+ * 1 if it is a SYN sent again (spritz_fb_syn_again(), asked before).
+ */
+static __always_inline int spritz_fb_flow_ctl_sent(struct spritz_flow *f, int kind, __u8 flags,
+						   __u32 seq, __u32 end)
+{
+	int again = spritz_fb_syn_again(&f->fb, kind, f->flags & SPRITZ_FLOW_F_HAVE_EV);
+
+	if (spritz_fb_ctl_sent(&f->fb, flags, seq, end))
+		f->bytes_sent = 0;
+	return again;
+}
+
+/*
  * Record the data send [@seq, @end) on @ev (class @lat) at @now.  With
  * the ring full of sends in flight it is not recorded (eg_ring_overrun):
  * the oldest keep their feedback, since the first loss on a dead path is

@@ -1644,7 +1644,8 @@ static void test_disable_count(void)
  * Which sends start a connection (spritz_fb_ctl_sent() returns 1: the
  * caller restarts the flow's byte count), and which SYN is one sent again
  * (spritz_fb_syn_again(): uniform pick) rather than a new connection on
- * ports a flow used before.  Each row: the flow's sends before (none, a
+ * ports a flow used before; the flow's step, spritz_fb_flow_ctl_sent(),
+ * restarts its byte count for a new connection.  Each row: the flow's sends before (none, a
  * SYN, data), the segment leaving, whether the flow has an EV.
  */
 static void test_new_connection(void)
@@ -1671,6 +1672,7 @@ static void test_new_connection(void)
 	};
 	struct spritz_fb_flow fb;
 	struct spritz_stats st;
+	struct spritz_flow f;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
@@ -1686,12 +1688,21 @@ static void test_new_connection(void)
 			spritz_fb_presend(&fb, 1000, 1100);
 			spritz_fb_record(&fb, &st, 0, 1000, 1100, E1, 0, 1);
 		}
+		/* the flow's step (spritz_fb_flow_ctl_sent()) on the same state */
+		memset(&f, 0, sizeof(f));
+		f.fb = fb;
+		f.flags = rows[i].have_ev ? SPRITZ_FLOW_F_HAVE_EV : 0;
+		f.bytes_sent = 1 << 20;
 		ASSERT_EQ(spritz_fb_syn_again(&fb, kind, rows[i].have_ev), rows[i].want_again,
 			  rows[i].name);
 		ASSERT_EQ(spritz_fb_ctl_sent(&fb, rows[i].flags, 5000, end), rows[i].want_new,
 			  rows[i].name);
 		if (rows[i].want_new)
 			ASSERT_EQ(spritz_fb_tracking(&fb), 0, rows[i].name);
+		ASSERT_EQ(spritz_fb_flow_ctl_sent(&f, kind, rows[i].flags, 5000, end),
+			  rows[i].want_again, rows[i].name);
+		ASSERT_EQ(f.bytes_sent, rows[i].want_new ? 0 : 1 << 20, rows[i].name);
+		ASSERT_EQ(memcmp(&f.fb, &fb, sizeof(fb)), 0, rows[i].name);
 	}
 }
 
