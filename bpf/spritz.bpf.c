@@ -657,6 +657,136 @@ static __always_inline __u32 spritz_segs(struct __sk_buff *skb)
 	return segs ? segs : 1;
 }
 
+/* --------------------------------------------------------- TCP options */
+
+/*
+ * x & 63, done by the program whatever clang knows about x: clang drops a
+ * mask it can prove redundant from a check on another copy of x, and the
+ * verifier (6.1) then cannot bound the index.
+ */
+static __always_inline __u32 spritz_idx63(__u32 x)
+{
+	asm volatile("%0 &= 63" : "+r"(x));
+	return x;
+}
+
+/*
+ * The TCP option walk: options copied to the stack; an ACK's timestamp and
+ * SACK blocks found (into @s), or a SYN's window scale (@s NULL).
+ */
+struct spritz_optwalk {
+	__u8 b[64]; /* indexed & 63: no bound to prove */
+	__u32 len;  /* option bytes in b */
+	__u32 i;    /* next option */
+	struct spritz_fb_ackinfo *s;
+	__s32 wscale; /* the window scale option's shift, -1: none */
+};
+
+/* The big-endian word at option byte @at of walk @w. */
+static __always_inline __u32 spritz_optwalk_u32(const struct spritz_optwalk *w, __u32 at)
+{
+	return (__u32)w->b[spritz_idx63(at)] << 24 | (__u32)w->b[spritz_idx63(at + 1)] << 16 |
+	       (__u32)w->b[spritz_idx63(at + 2)] << 8 | w->b[spritz_idx63(at + 3)];
+}
+
+/*
+ * One step of the option walk, a bpf_loop() callback: verified once with
+ * unknown bytes, whatever the number of steps.  1 stops the walk.  Options
+ * are taken as Linux's tcp_parse_options() takes them: a length below 2 or
+ * past the end stops the walk, a later copy of an option replaces the
+ * earlier.
+ */
+static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
+{
+	struct spritz_fb_ackinfo *s = w->s;
+	__u32 i = w->i, kind, len, at, l, r;
+	int b;
+
+	if (i >= w->len || i >= SPRITZ_TCP_OPT_MAX - 1)
+		return 1;
+	kind = w->b[spritz_idx63(i)];
+	if (kind == SPRITZ_TCPOPT_EOL)
+		return 1;
+	if (kind == SPRITZ_TCPOPT_NOP) {
+		w->i = i + 1;
+		return 0;
+	}
+	len = w->b[spritz_idx63(i + 1)];
+	if (len < 2 || i + len > w->len)
+		return 1;
+	w->i = i + len;
+	if (!s) {
+		if (kind == SPRITZ_TCPOPT_WSCALE && len == SPRITZ_TCPOLEN_WSCALE)
+			w->wscale = w->b[spritz_idx63(i + 2)];
+		return 0;
+	}
+	if (kind == SPRITZ_TCPOPT_TIMESTAMP && len == SPRITZ_TCPOLEN_TIMESTAMP) {
+		/* not where Linux puts it (spritz_tcp_ts()): another stack's */
+		s->tsecr = spritz_optwalk_u32(w, i + 6);
+		s->ts = 1;
+		return 0;
+	}
+	/* a SACK option of a length other than 2 + 8n (n >= 1) is ignored,
+	 * as Linux's tcp_parse_options() ignores it */
+	if (kind != SPRITZ_TCPOPT_SACK || len < 10 || ((len - 2) & 7))
+		return 0;
+	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
+		at = i + 2 + 8 * b;
+		if (at + 8 > i + len)
+			break;
+		l = spritz_optwalk_u32(w, at);
+		r = spritz_optwalk_u32(w, at + 4);
+		s->sack[2 * b] = l;
+		s->sack[2 * b + 1] = r;
+		s->nsack = b + 1;
+	}
+	return !!s->ts; /* one SACK option per segment; a timestamp may follow */
+}
+
+/*
+ * Walk the @olen option bytes at @opt (of a packet ending at @data_end)
+ * for @s (spritz_optwalk_step()), with @w's room on the caller's stack.
+ */
+static __always_inline void spritz_optwalk(struct spritz_optwalk *w, const __u8 *opt, __u32 olen,
+					   const void *data_end, struct spritz_fb_ackinfo *s)
+{
+	int k;
+
+	__builtin_memset(w, 0, sizeof(*w));
+	/* the parser checked all doff * 4 bytes are in data */
+	for (k = 0; k < SPRITZ_TCP_OPT_MAX; k++) {
+		if ((__u32)k >= olen || (const void *)(opt + k + 1) > data_end)
+			break;
+		w->b[k] = opt[k];
+	}
+	w->len = k;
+	w->s = s;
+	w->wscale = -1;
+	if (k > 0)
+		bpf_loop(SPRITZ_TCP_OPT_MAX, spritz_optwalk_step, w, 0);
+}
+
+/*
+ * The window scale option of the SYN or SYN-ACK whose TCP header is at
+ * @th_off of @skb (RFC 7323 2.2): its shift, or -1 if it has none.
+ * Global: verified once, for the plain and the tunnel egress.
+ */
+__noinline int spritz_syn_wscale(struct __sk_buff *skb, __u32 th_off)
+{
+	void *data = spritz_data(skb), *data_end = spritz_data_end(skb);
+	const struct spritz_tcp *th;
+	struct spritz_optwalk w;
+
+	/* a header offset (< 16 KiB), masked as spritz_ack_read() masks it */
+	asm volatile("%0 &= 0x3fff" : "+r"(th_off));
+	th = data + th_off;
+	if ((void *)(th + 1) > data_end || (th->doff_res >> 4) <= 5)
+		return -1;
+	spritz_optwalk(&w, (const __u8 *)(th + 1), ((th->doff_res >> 4) * 4) - SPRITZ_TCP_HLEN,
+		       data_end, NULL);
+	return w.wscale;
+}
+
 /* -------------------------------------------------------------- egress */
 
 /* Payload bytes of TCP segment @th (@l4_len bytes with its header). */
@@ -840,7 +970,9 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	f->packets += segs;
 	/* not data: a FIN moves snd_nxt, a SYN or SYN-ACK starts a connection */
 	if (kind != SPRITZ_SEG_DATA)
-		syn_again = spritz_fb_flow_ctl_sent(f, kind, tflags, seq, end);
+		syn_again = spritz_fb_flow_ctl_sent(f, kind, tflags, seq, end,
+						    tflags & SPRITZ_TCP_SYN ?
+							    spritz_syn_wscale(skb, h->l4_off) : -1);
 	f->bytes_sent += skb->len;
 	/* pure ACK, RST, SYN-ACK, FIN-only: no decision, the flow's last EV */
 	if (kind == SPRITZ_SEG_CTL) {
@@ -931,6 +1063,7 @@ struct spritz_inner_send {
 	__u32 kind;		    /* SPRITZ_SEG_* */
 	__u32 flags;		    /* TCP flags */
 	__u32 ack, win;		    /* ACK and window fields (host order) */
+	__s32 wscale;		    /* a SYN's window scale option, -1: none (spritz_syn_wscale()) */
 	__u64 ts;		    /* SPRITZ_FB_TS(TSval), or none */
 };
 
@@ -955,7 +1088,8 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
 /*
  * Fill @in from the inner TCP headers at @l3_off and @l4_off of @skb
  * (IPv6 or IPv4 by the IP header's version; @l4_len bytes of TCP header
- * and payload): 0, or -1 (not in the linear data).  Global: verified
+ * and payload), a SYN's window scale option too: 0, or -1 (not in the
+ * linear data).  Global: verified
  * once, not on every outer and inner parse path of the egress program.
  */
 __noinline int spritz_inner_read(struct __sk_buff *skb, __u32 l3_off, __u32 l4_off, __u32 l4_len,
@@ -970,11 +1104,12 @@ __noinline int spritz_inner_read(struct __sk_buff *skb, __u32 l3_off, __u32 l4_o
 		return -1;
 	if (*(__u8 *)ih.l3 >> 4 != 6) {
 		spritz_inner_send(&ih, SPRITZ_PK_TCP4, data_end, in);
-		return 0;
+	} else {
+		if (ih.l3 + sizeof(struct spritz_ip6) > data_end)
+			return -1;
+		spritz_inner_send(&ih, SPRITZ_PK_TCP6, data_end, in);
 	}
-	if (ih.l3 + sizeof(struct spritz_ip6) > data_end)
-		return -1;
-	spritz_inner_send(&ih, SPRITZ_PK_TCP6, data_end, in);
+	in->wscale = in->flags & SPRITZ_TCP_SYN ? spritz_syn_wscale(skb, l4_off) : -1;
 	return 0;
 }
 
@@ -1033,7 +1168,8 @@ __noinline int spritz_inner_sent(struct spritz_flow *f, const struct spritz_flow
 		return 0;
 	if (in->kind != SPRITZ_SEG_DATA)
 		return SPRITZ_INNER_CTL |
-		       (spritz_fb_flow_ctl_sent(f, in->kind, in->flags, in->seq, in->end) ?
+		       (spritz_fb_flow_ctl_sent(f, in->kind, in->flags, in->seq, in->end,
+						in->wscale) ?
 				SPRITZ_INNER_SYN_AGAIN : 0);
 	if (!spritz_fb_presend(&f->fb, in->seq, in->end))
 		return SPRITZ_INNER_RECORD;
@@ -1260,78 +1396,6 @@ int spritz_egress(struct __sk_buff *skb)
 /* ------------------------------------------------------------- ingress */
 
 /*
- * x & 63, done by the program whatever clang knows about x: clang drops a
- * mask it can prove redundant from a check on another copy of x, and the
- * verifier (6.1) then cannot bound the index.
- */
-static __always_inline __u32 spritz_idx63(__u32 x)
-{
-	asm volatile("%0 &= 63" : "+r"(x));
-	return x;
-}
-
-/* The TCP option walk: options copied to the stack, SACK blocks found. */
-struct spritz_optwalk {
-	__u8 b[64]; /* indexed & 63: no bound to prove */
-	__u32 len;  /* option bytes in b */
-	__u32 i;    /* next option */
-	struct spritz_fb_ackinfo *s;
-};
-
-/* The big-endian word at option byte @at of walk @w. */
-static __always_inline __u32 spritz_optwalk_u32(const struct spritz_optwalk *w, __u32 at)
-{
-	return (__u32)w->b[spritz_idx63(at)] << 24 | (__u32)w->b[spritz_idx63(at + 1)] << 16 |
-	       (__u32)w->b[spritz_idx63(at + 2)] << 8 | w->b[spritz_idx63(at + 3)];
-}
-
-/*
- * One step of the option walk, a bpf_loop() callback: verified once with
- * unknown bytes, whatever the number of steps.  1 stops the walk.
- */
-static int spritz_optwalk_step(__u32 idx, struct spritz_optwalk *w)
-{
-	struct spritz_fb_ackinfo *s = w->s;
-	__u32 i = w->i, kind, len, at, l, r;
-	int b;
-
-	if (i >= w->len || i >= SPRITZ_TCP_OPT_MAX - 1)
-		return 1;
-	kind = w->b[spritz_idx63(i)];
-	if (kind == SPRITZ_TCPOPT_EOL)
-		return 1;
-	if (kind == SPRITZ_TCPOPT_NOP) {
-		w->i = i + 1;
-		return 0;
-	}
-	len = w->b[spritz_idx63(i + 1)];
-	if (len < 2 || i + len > w->len)
-		return 1;
-	w->i = i + len;
-	if (kind == SPRITZ_TCPOPT_TIMESTAMP && len == SPRITZ_TCPOLEN_TIMESTAMP) {
-		/* not where Linux puts it (spritz_tcp_ts()): another stack's */
-		s->tsecr = spritz_optwalk_u32(w, i + 6);
-		s->ts = 1;
-		return 0;
-	}
-	/* a SACK option of a length other than 2 + 8n (n >= 1) is ignored,
-	 * as Linux's tcp_parse_options() ignores it */
-	if (kind != SPRITZ_TCPOPT_SACK || len < 10 || ((len - 2) & 7))
-		return 0;
-	for (b = 0; b < SPRITZ_SACK_MAX; b++) {
-		at = i + 2 + 8 * b;
-		if (at + 8 > i + len)
-			break;
-		l = spritz_optwalk_u32(w, at);
-		r = spritz_optwalk_u32(w, at + 4);
-		s->sack[2 * b] = l;
-		s->sack[2 * b + 1] = r;
-		s->nsack = b + 1;
-	}
-	return !!s->ts; /* one SACK option per segment; a timestamp may follow */
-}
-
-/*
  * An ACK (TCP header at @th_off, its options in the packet) that
  * spritz_fb_ack_check() let through: read into @s (its SACK blocks too):
  * 1.  Global: verified once, not for the plain and the tunnel ACK and
@@ -1356,7 +1420,6 @@ __noinline int spritz_ack_read(struct __sk_buff *skb, __u32 th_off, struct sprit
 		struct spritz_optwalk w;
 		__u8 *opt = (__u8 *)(th + 1);
 		__u32 olen = ((th->doff_res >> 4) * 4) - SPRITZ_TCP_HLEN, tsval;
-		int k;
 
 		/*
 		 * Linux ACKs open with NOP NOP TIMESTAMP (12 bytes, no SACK):
@@ -1368,17 +1431,7 @@ __noinline int spritz_ack_read(struct __sk_buff *skb, __u32 th_off, struct sprit
 			opt += SPRITZ_TCPOLEN_TS_ALIGNED;
 			olen -= SPRITZ_TCPOLEN_TS_ALIGNED;
 		}
-		__builtin_memset(&w, 0, sizeof(w));
-		/* the parser checked all doff * 4 bytes are in data */
-		for (k = 0; k < SPRITZ_TCP_OPT_MAX; k++) {
-			if ((__u32)k >= olen || (void *)(opt + k + 1) > data_end)
-				break;
-			w.b[k] = opt[k];
-		}
-		w.len = k;
-		w.s = s;
-		if (k > 0)
-			bpf_loop(SPRITZ_TCP_OPT_MAX, spritz_optwalk_step, &w, 0);
+		spritz_optwalk(&w, opt, olen, data_end, s);
 	}
 	return 1;
 }

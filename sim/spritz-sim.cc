@@ -204,6 +204,47 @@ bool tcp_peek(Ptr<const Packet> p, TcpBits *b, uint8_t *opt = nullptr)
 	return b->doff >= 5;
 }
 
+/*
+ * Walk the options of TCP header @h (@olen bytes, 60 at most) as Linux's
+ * tcp_parse_options() does: SACK blocks into @a, the window scale option's
+ * shift into @wscale (-1: none), each if not NULL.
+ */
+void tcp_opts(const uint8_t *h, uint32_t olen, spritz_fb_ackinfo *a, int *wscale)
+{
+	uint32_t i = 20;
+
+	if (wscale)
+		*wscale = -1;
+	while (i < olen && i < 60) {
+		uint8_t kind = h[i], len;
+
+		if (kind == 0)
+			break;
+		if (kind == 1) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= olen)
+			break;
+		len = h[i + 1];
+		if (len < 2 || i + len > olen)
+			break;
+		if (kind == 3 && len == 3 && wscale)
+			*wscale = h[i + 2];
+		if (kind == 5 && a) {
+			for (uint32_t b = i + 2; b + 8 <= i + len && a->nsack < SPRITZ_SACK_MAX; b += 8) {
+				a->sack[2 * a->nsack] = (uint32_t)h[b] << 24 | h[b + 1] << 16 |
+							h[b + 2] << 8 | h[b + 3];
+				a->sack[2 * a->nsack + 1] = (uint32_t)h[b + 4] << 24 |
+							    h[b + 5] << 16 | h[b + 6] << 8 |
+							    h[b + 7];
+				a->nsack++;
+			}
+		}
+		i += len;
+	}
+}
+
 struct Sim;
 Sim *g_sim;
 
@@ -614,8 +655,17 @@ void host_egress(Flow *f, Ptr<Packet> p, const TcpBits &tb, uint32_t paylen)
 	S->st.eg_managed_tcp++;
 	f->hf.packets++;
 	/* not data: a FIN moves snd_nxt, a SYN or SYN-ACK starts a connection */
+	int wscale = -1;
+
+	if (tb.flags & SPRITZ_TCP_SYN) {
+		uint8_t h[60];
+		TcpBits sb;
+
+		if (tcp_peek(p, &sb, h))
+			tcp_opts(h, sb.doff * 4u, nullptr, &wscale);
+	}
 	int syn_again = kind != SPRITZ_SEG_DATA &&
-			spritz_fb_flow_ctl_sent(&f->hf, kind, tb.flags, tb.seq, end);
+			spritz_fb_flow_ctl_sent(&f->hf, kind, tb.flags, tb.seq, end, wscale);
 
 	/* ns-3's sockets do not show their receive window: the header's, as if forwarded */
 	spritz_fb_rcv_hdr(&f->hf.fb, tb.flags, tb.ack, tb.win);
@@ -663,7 +713,6 @@ void host_ack(Flow *f, const TcpBits &tb, uint32_t paylen, const uint8_t *h)
 {
 	Sim *S = g_sim;
 	spritz_fb_ackinfo a;
-	uint32_t olen = tb.doff * 4u, i = 20;
 	uint32_t end = tb.seq + spritz_tcp_seqlen(tb.flags, paylen);
 
 	/* the receive window: the one the host's segments advertise (host_egress()) */
@@ -673,31 +722,7 @@ void host_ack(Flow *f, const TcpBits &tb, uint32_t paylen, const uint8_t *h)
 	memset(&a, 0, sizeof(a));
 	a.ack = tb.ack;
 	a.ece = !!(tb.flags & SPRITZ_TCP_ECE);
-	while (i < olen && i < 60) {
-		uint8_t kind = h[i], len;
-
-		if (kind == 0)
-			break;
-		if (kind == 1) {
-			i++;
-			continue;
-		}
-		if (i + 1 >= olen)
-			break;
-		len = h[i + 1];
-		if (len < 2 || i + len > olen)
-			break;
-		if (kind == 5) {
-			for (uint32_t b = i + 2; b + 8 <= i + len && a.nsack < SPRITZ_SACK_MAX; b += 8) {
-				a.sack[2 * a.nsack] = (uint32_t)h[b] << 24 | h[b + 1] << 16 |
-						      h[b + 2] << 8 | h[b + 3];
-				a.sack[2 * a.nsack + 1] = (uint32_t)h[b + 4] << 24 | h[b + 5] << 16 |
-							  h[b + 6] << 8 | h[b + 7];
-				a.nsack++;
-			}
-		}
-		i += len;
-	}
+	tcp_opts(h, tb.doff * 4u, &a, nullptr);
 	if (f->id == S->trace_flow)
 		fprintf(stderr, "trace %.3f ack %u ece %u sacks %u\n", exp_us(), a.ack,
 			a.ece, a.nsack);

@@ -15,6 +15,7 @@
  *	              spritz_fb_record()    after the EV is known
  *	  other       spritz_fb_ctl_sent()  a FIN advances snd_nxt; a SYN or
  *	                                    SYN-ACK starts the sequence afresh
+ *	              spritz_fb_wscale_sent() ... and its window scale
  *	  any         spritz_fb_rcv_sent()  the socket's receive window, or
  *	              spritz_fb_rcv_hdr()   the one the segment advertises
  *	ACK in        spritz_fb_ack_check() validation (RFC 9293 3.10.7.4:
@@ -466,22 +467,6 @@ static __always_inline int spritz_fb_ctl_sent(struct spritz_fb_flow *fb, __u8 fl
 }
 
 /*
- * The segment of @kind (not data) with @flags, [@seq, @end), of flow @f
- * leaves: spritz_fb_ctl_sent(), and a connection it starts has its bytes
- * counted afresh (the small-flow bias judges it by its own size).  Returns
- * 1 if it is a SYN sent again (spritz_fb_syn_again(), asked before).
- */
-static __always_inline int spritz_fb_flow_ctl_sent(struct spritz_flow *f, int kind, __u8 flags,
-						   __u32 seq, __u32 end)
-{
-	int again = spritz_fb_syn_again(&f->fb, kind, f->flags & SPRITZ_FLOW_F_HAVE_EV);
-
-	if (spritz_fb_ctl_sent(&f->fb, flags, seq, end))
-		f->bytes_sent = 0;
-	return again;
-}
-
-/*
  * Record the data send [@seq, @end) on @ev (class @lat) at @now.  With
  * the ring full of sends in flight it is not recorded (eg_ring_overrun):
  * the oldest keep their feedback, since the first loss on a dead path is
@@ -544,21 +529,71 @@ static __always_inline void spritz_fb_rcv_sent(struct spritz_fb_flow *fb, __u32 
 #define SPRITZ_TCP_WSCALE_MAX 14
 
 /*
+ * The connection that a SYN or SYN-ACK leaving opens (spritz_fb_ctl_sent()
+ * returned 1) takes the window fields of its segments at the scale the
+ * SYN's window scale option announces, @wscale (RFC 7323 2.2; above 14 as
+ * 14, as Linux's tcp_parse_options() takes it), or unscaled without the
+ * option (-1).  The scale is used only if the peer's SYN announces one
+ * too, so it is the most the sender's windows are scaled by.
+ */
+static __always_inline void spritz_fb_wscale_sent(struct spritz_fb_flow *fb, int wscale)
+{
+	fb->rcv_wscale = wscale < 0			 ? 0 :
+			 wscale > SPRITZ_TCP_WSCALE_MAX ? SPRITZ_TCP_WSCALE_MAX :
+							  (__u8)wscale;
+	fb->flags |= SPRITZ_FB_F_WSCALE;
+}
+
+/*
  * The receive window a segment with TCP flags @flags, ACK field @ack and
  * window field @win (host order) advertises, where no socket shows its
  * own (a forwarded segment, a tunnel's inner one): from @ack, Linux's
- * rcv_wup (rcv_nxt as of its last segment sent, tcp_select_window()),
- * for @win at the largest scale, since the one the handshake agreed is
- * not known here.  So the window holds the sender's real one - a peer's
- * segment its TCP would accept is never refused - and a forged segment
- * must still land within 2^14 window units of the receiver's rcv_nxt.  A
- * segment without ACK, or an RST, advertises nothing.
+ * rcv_wup (rcv_nxt as of its last segment sent, tcp_select_window()), for
+ * @win at the scale the connection's SYN announced if it was seen leaving
+ * (spritz_fb_wscale_sent()), else at the largest; a SYN-ACK's window is
+ * never scaled.  The right edge does not move left: TCP does not shrink a
+ * window it offered (RFC 9293 3.8.6, tcp_select_window()), and the peer
+ * may fill the largest it was offered whatever a later header says (a
+ * DCTCP ACK of an rcv_nxt before the last, a segment reordered on its way
+ * here).  So the window holds the receiver's real one - a peer's segment
+ * its TCP would accept is never refused.  A segment without ACK, or an
+ * RST, advertises nothing.
  */
 static __always_inline void spritz_fb_rcv_hdr(struct spritz_fb_flow *fb, __u8 flags, __u32 ack,
 					      __u16 win)
 {
-	if ((flags & (SPRITZ_TCP_ACK | SPRITZ_TCP_RST)) == SPRITZ_TCP_ACK)
-		spritz_fb_rcv_sent(fb, ack, (__u32)win << SPRITZ_TCP_WSCALE_MAX);
+	__u32 shift = SPRITZ_TCP_WSCALE_MAX, wend;
+
+	if ((flags & (SPRITZ_TCP_ACK | SPRITZ_TCP_RST)) != SPRITZ_TCP_ACK)
+		return;
+	if (flags & SPRITZ_TCP_SYN)
+		shift = 0;
+	else if (fb->flags & SPRITZ_FB_F_WSCALE)
+		shift = fb->rcv_wscale;
+	wend = ack + ((__u32)win << shift);
+	if ((fb->flags & SPRITZ_FB_F_HAVE_RCV) && spritz_seq_before(wend, fb->rcv_wend))
+		wend = fb->rcv_wend;
+	spritz_fb_rcv_sent(fb, ack, wend - ack);
+}
+
+/*
+ * The segment of @kind (not data) with @flags, [@seq, @end), of flow @f
+ * leaves: spritz_fb_ctl_sent(); a connection it starts has its bytes
+ * counted afresh (the small-flow bias judges it by its own size) and the
+ * window scale its SYN's option announces, @wscale (-1: none; read only
+ * from a SYN), spritz_fb_wscale_sent().  Returns 1 if it is a SYN sent
+ * again (spritz_fb_syn_again(), asked before).
+ */
+static __always_inline int spritz_fb_flow_ctl_sent(struct spritz_flow *f, int kind, __u8 flags,
+						   __u32 seq, __u32 end, int wscale)
+{
+	int again = spritz_fb_syn_again(&f->fb, kind, f->flags & SPRITZ_FLOW_F_HAVE_EV);
+
+	if (spritz_fb_ctl_sent(&f->fb, flags, seq, end)) {
+		f->bytes_sent = 0;
+		spritz_fb_wscale_sent(&f->fb, wscale);
+	}
+	return again;
 }
 
 /*

@@ -165,6 +165,7 @@ struct spritz_inflight {
 #define SPRITZ_FB_F_VERIFY_SENT (1U << 3) /* ... it went: the record is the verify send */
 #define SPRITZ_FB_F_REPAIR_SENT (1U << 4) /* the send spritz_fb_presend() saw last is a repair */
 #define SPRITZ_FB_F_HAVE_RCV (1U << 5)	  /* rcv_wup, rcv_wend are set (spritz_fb_rcv_sent()) */
+#define SPRITZ_FB_F_WSCALE (1U << 6)	  /* rcv_wscale is the handshake's (spritz_fb_wscale_sent()) */
 
 /*
  * ECN-marked deliveries a flow remembers per EV, for the dead-path rule's
@@ -199,7 +200,8 @@ struct spritz_fb_flow {
 	__u64 verify_until; /* SPRITZ_FB_F_VERIFY: no verify send from this time on */
 	__u16 verify_ev;    /* ... the EV of the suspect it verifies, and its class */
 	__u8 verify_lat;
-	__u8 __pad[5];
+	__u8 rcv_wscale;    /* F_WSCALE: the scale of the window fields the flow's segments carry */
+	__u8 __pad[4];
 	struct spritz_fb_mark marks[SPRITZ_FB_MARKS];
 	struct spritz_inflight ring[SPRITZ_RING_SIZE];
 	struct spritz_inflight suspect; /* the lost send under the dead-path rule */

@@ -1403,15 +1403,21 @@ static void test_ack_seq_window(void)
 
 /*
  * The window a segment advertises where no socket shows its own
- * (spritz_fb_rcv_hdr()): [ACK, ACK + window << 14], from segments with
- * ACK and without RST; then which peer sequence numbers
- * spritz_fb_ack_check() takes (an ACK of nothing in flight: IGNORE
- * without in_ack_seq means accepted).
+ * (spritz_fb_rcv_hdr()): [ACK, ACK + window << scale] from segments with
+ * ACK and without RST, the scale the connection's SYN announced
+ * (spritz_fb_wscale_sent(): none is 0, above 14 is 14), 14 if its SYN was
+ * not seen, 0 for a SYN-ACK; a right edge that moves left stays where it
+ * was.  Then which peer sequence numbers spritz_fb_ack_check() takes (an
+ * ACK of nothing in flight: IGNORE without in_ack_seq means accepted).
  */
 static void test_rcv_hdr(void)
 {
+	enum { UNSEEN = -2 };
 	static const struct {
 		const char *name;
+		int wscale;	     /* the SYN's option (-1: none), or UNSEEN */
+		__u16 before;	     /* a window field that left before at ACK ack_before (0: none) */
+		__u32 ack_before;
 		__u8 flags;
 		__u32 ack;
 		__u16 win;
@@ -1420,22 +1426,39 @@ static void test_rcv_hdr(void)
 		__u32 seq;	     /* a peer's pure ACK at this sequence number ... */
 		int refused;	     /* ... is refused (in_ack_seq) */
 	} rows[] = {
-		{ "data", F_A | SPRITZ_TCP_PSH, 5000, 2, 1, 5000, 5000 + (2 << 14), 5000, 0 },
-		{ "right edge", F_A, 5000, 2, 1, 5000, 37768, 37768, 0 },
-		{ "past it", F_A, 5000, 2, 1, 5000, 37768, 37769, 1 },
-		{ "below the left edge", F_A, 5000, 2, 1, 5000, 37768, 4999, 1 },
-		{ "largest window", F_A, 5000, 0xffff, 1, 5000, 5000 + (0xffffU << 14),
-		  5000 + (0xffffU << 14), 0 },
-		{ "half the space away", F_A, 5000, 0xffff, 1, 5000, 5000 + (0xffffU << 14),
-		  5000 + 0x80000000U, 1 },
-		{ "zero window: rcv_nxt only", F_A, 5000, 0, 1, 5000, 5000, 5000, 0 },
-		{ "zero window, one past", F_A, 5000, 0, 1, 5000, 5000, 5001, 1 },
-		{ "wrapping", F_A, 0xfffffff0U, 1, 1, 0xfffffff0U, 0x3ff0, 0x10, 0 },
-		{ "SYN-ACK: unscaled, taken at 14", F_A | SPRITZ_TCP_SYN, 5000, 1, 1, 5000, 21384,
-		  21384, 0 },
-		{ "RST with ACK: nothing", F_A | SPRITZ_TCP_RST, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
-		{ "no ACK: nothing", SPRITZ_TCP_PSH, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
-		{ "SYN: nothing", SPRITZ_TCP_SYN, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
+		{ "data", UNSEEN, 0, 0, F_A | SPRITZ_TCP_PSH, 5000, 2, 1, 5000, 5000 + (2 << 14),
+		  5000, 0 },
+		{ "right edge", UNSEEN, 0, 0, F_A, 5000, 2, 1, 5000, 37768, 37768, 0 },
+		{ "past it", UNSEEN, 0, 0, F_A, 5000, 2, 1, 5000, 37768, 37769, 1 },
+		{ "below the left edge", UNSEEN, 0, 0, F_A, 5000, 2, 1, 5000, 37768, 4999, 1 },
+		{ "largest window", UNSEEN, 0, 0, F_A, 5000, 0xffff, 1, 5000,
+		  5000 + (0xffffU << 14), 5000 + (0xffffU << 14), 0 },
+		{ "half the space away", UNSEEN, 0, 0, F_A, 5000, 0xffff, 1, 5000,
+		  5000 + (0xffffU << 14), 5000 + 0x80000000U, 1 },
+		{ "zero window: rcv_nxt only", UNSEEN, 0, 0, F_A, 5000, 0, 1, 5000, 5000, 5000, 0 },
+		{ "zero window, one past", UNSEEN, 0, 0, F_A, 5000, 0, 1, 5000, 5000, 5001, 1 },
+		{ "wrapping", UNSEEN, 0, 0, F_A, 0xfffffff0U, 1, 1, 0xfffffff0U, 0x3ff0, 0x10, 0 },
+		{ "scale 7: right edge", 7, 0, 0, F_A, 5000, 2, 1, 5000, 5256, 5256, 0 },
+		{ "scale 7: past it", 7, 0, 0, F_A, 5000, 2, 1, 5000, 5256, 5257, 1 },
+		{ "no scale option: unscaled", -1, 0, 0, F_A, 5000, 2, 1, 5000, 5002, 5003, 1 },
+		{ "scale 30 is 14", 30, 0, 0, F_A, 5000, 2, 1, 5000, 37768, 37768, 0 },
+		{ "scale 14", 14, 0, 0, F_A, 5000, 2, 1, 5000, 37768, 37769, 1 },
+		{ "SYN-ACK: never scaled", UNSEEN, 0, 0, F_A | SPRITZ_TCP_SYN, 5000, 1, 1, 5000,
+		  5001, 5002, 1 },
+		{ "SYN-ACK, scale 7: never scaled", 7, 0, 0, F_A | SPRITZ_TCP_SYN, 5000, 1, 1, 5000,
+		  5001, 5001, 0 },
+		{ "window grows: the edge moves", 7, 1, 5000, F_A, 5000, 3, 1, 5000, 5384, 5384, 0 },
+		{ "window shrinks: the edge stays", 7, 4, 5000, F_A, 5100, 1, 1, 5100, 5512, 5512,
+		  0 },
+		{ "... the left edge moves", 7, 4, 5000, F_A, 5100, 1, 1, 5100, 5512, 5099, 1 },
+		{ "an older ACK field (DCTCP): the edge stays", 7, 2, 6000, F_A, 5900, 2, 1, 5900,
+		  6256, 6256, 0 },
+		{ "the edge stays across a wrap", 7, 1, 0xfffffff0U, F_A, 0x10, 0, 1, 0x10, 0x70,
+		  0x70, 0 },
+		{ "RST with ACK: nothing", UNSEEN, 0, 0, F_A | SPRITZ_TCP_RST, 5000, 1, 0, 0, 0,
+		  0x80000000U, 0 },
+		{ "no ACK: nothing", UNSEEN, 0, 0, SPRITZ_TCP_PSH, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
+		{ "SYN: nothing", UNSEEN, 0, 0, SPRITZ_TCP_SYN, 5000, 1, 0, 0, 0, 0x80000000U, 0 },
 	};
 	struct spritz_fb_flow fb;
 	struct spritz_stats st;
@@ -1444,6 +1467,10 @@ static void test_rcv_hdr(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		memset(&fb, 0, sizeof(fb));
 		memset(&st, 0, sizeof(st));
+		if (rows[i].wscale != UNSEEN)
+			spritz_fb_wscale_sent(&fb, rows[i].wscale);
+		if (rows[i].before)
+			spritz_fb_rcv_hdr(&fb, F_A, rows[i].ack_before, rows[i].before);
 		spritz_fb_rcv_hdr(&fb, rows[i].flags, rows[i].ack, rows[i].win);
 		ASSERT_EQ(!!(fb.flags & SPRITZ_FB_F_HAVE_RCV), rows[i].have, rows[i].name);
 		ASSERT_EQ(fb.rcv_wup, rows[i].wup, rows[i].name);
@@ -1645,8 +1672,11 @@ static void test_disable_count(void)
  * caller restarts the flow's byte count), and which SYN is one sent again
  * (spritz_fb_syn_again(): uniform pick) rather than a new connection on
  * ports a flow used before; the flow's step, spritz_fb_flow_ctl_sent(),
- * restarts its byte count for a new connection.  Each row: the flow's sends before (none, a
- * SYN, data), the segment leaving, whether the flow has an EV.
+ * restarts its byte count for a new connection and takes the window scale
+ * its SYN announced (spritz_fb_wscale_sent()).  Each row: the flow's sends
+ * before (none, a SYN, data), the segment leaving with its window scale
+ * option (-1: none), whether the flow has an EV; then the scale the flow
+ * takes (-1: none set).
  */
 static void test_new_connection(void)
 {
@@ -1656,19 +1686,20 @@ static void test_new_connection(void)
 		int before, have_ev;
 		__u8 flags;
 		__u32 len;
-		int want_again, want_new;
+		int wscale;
+		int want_again, want_new, want_scale;
 	} rows[] = {
-		{ "first SYN", NONE, 0, SPRITZ_TCP_SYN, 0, 0, 1 },
-		{ "SYN sent again", SYN, 1, SPRITZ_TCP_SYN, 0, 1, 1 },
-		{ "SYN with data sent again", SYN, 1, SPRITZ_TCP_SYN, 100, 1, 1 },
-		{ "SYN after data: a new connection", DATA, 1, SPRITZ_TCP_SYN, 0, 0, 1 },
-		{ "SYN, no EV yet (unsteered)", SYN, 0, SPRITZ_TCP_SYN, 0, 0, 1 },
-		{ "SYN-ACK", NONE, 0, SPRITZ_TCP_SYN | F_A, 0, 0, 1 },
-		{ "SYN-ACK after data", DATA, 1, SPRITZ_TCP_SYN | F_A, 0, 0, 1 },
-		{ "SYN with RST", DATA, 1, SPRITZ_TCP_SYN | SPRITZ_TCP_RST, 0, 0, 0 },
-		{ "RST", DATA, 1, SPRITZ_TCP_RST | F_A, 0, 0, 0 },
-		{ "FIN", DATA, 1, SPRITZ_TCP_FIN | F_A, 0, 0, 0 },
-		{ "pure ACK", DATA, 1, F_A, 0, 0, 0 },
+		{ "first SYN", NONE, 0, SPRITZ_TCP_SYN, 0, 7, 0, 1, 7 },
+		{ "SYN sent again", SYN, 1, SPRITZ_TCP_SYN, 0, -1, 1, 1, 0 },
+		{ "SYN with data sent again", SYN, 1, SPRITZ_TCP_SYN, 100, 14, 1, 1, 14 },
+		{ "SYN after data: a new connection", DATA, 1, SPRITZ_TCP_SYN, 0, 15, 0, 1, 14 },
+		{ "SYN, no EV yet (unsteered)", SYN, 0, SPRITZ_TCP_SYN, 0, 0, 0, 1, 0 },
+		{ "SYN-ACK", NONE, 0, SPRITZ_TCP_SYN | F_A, 0, 255, 0, 1, 14 },
+		{ "SYN-ACK after data", DATA, 1, SPRITZ_TCP_SYN | F_A, 0, 9, 0, 1, 9 },
+		{ "SYN with RST", DATA, 1, SPRITZ_TCP_SYN | SPRITZ_TCP_RST, 0, 7, 0, 0, -1 },
+		{ "RST", DATA, 1, SPRITZ_TCP_RST | F_A, 0, -1, 0, 0, -1 },
+		{ "FIN", DATA, 1, SPRITZ_TCP_FIN | F_A, 0, -1, 0, 0, -1 },
+		{ "pure ACK", DATA, 1, F_A, 0, -1, 0, 0, -1 },
 	};
 	struct spritz_fb_flow fb;
 	struct spritz_stats st;
@@ -1699,9 +1730,15 @@ static void test_new_connection(void)
 			  rows[i].name);
 		if (rows[i].want_new)
 			ASSERT_EQ(spritz_fb_tracking(&fb), 0, rows[i].name);
-		ASSERT_EQ(spritz_fb_flow_ctl_sent(&f, kind, rows[i].flags, 5000, end),
+		ASSERT_EQ(spritz_fb_flow_ctl_sent(&f, kind, rows[i].flags, 5000, end,
+						  rows[i].wscale),
 			  rows[i].want_again, rows[i].name);
 		ASSERT_EQ(f.bytes_sent, rows[i].want_new ? 0 : 1 << 20, rows[i].name);
+		ASSERT_EQ(f.fb.flags & SPRITZ_FB_F_WSCALE ? f.fb.rcv_wscale : -1,
+			  rows[i].want_scale, rows[i].name);
+		/* the rest as spritz_fb_ctl_sent() left it */
+		f.fb.flags &= ~SPRITZ_FB_F_WSCALE;
+		f.fb.rcv_wscale = 0;
 		ASSERT_EQ(memcmp(&f.fb, &fb, sizeof(fb)), 0, rows[i].name);
 	}
 }

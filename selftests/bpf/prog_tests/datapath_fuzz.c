@@ -43,11 +43,50 @@ static const uint16_t ports[] = {
 	53, 5201, 0
 };
 
+/*
+ * TCP options for @s, in @opts (40 bytes), half the time: SACK blocks;
+ * or, for a SYN or SYN-ACK, Linux's options with any window scale, or
+ * option bytes of any kind.
+ */
+static void gen_opts(struct spec *s, uint8_t *opts)
+{
+	static const uint8_t syn[20] = { 2, 4, 5, 180, 4, 2, 8, 10, 0, 0, 0, 1,
+					 0, 0, 0, 0, 1, 3, 3, 7 };
+	int i, n;
+
+	if (rnd() % 8 == 0) {
+		memcpy(opts, syn, sizeof(syn));
+		opts[19] = (uint8_t)rnd();
+		s->optlen = 20;
+		if (rnd() % 2) {
+			s->optlen = 4 * (1 + rnd() % 10);
+			for (i = 0; i < s->optlen; i++)
+				opts[i] = (uint8_t)(rnd() % 4 ? rnd() % 9 : rnd());
+		}
+		s->opts = opts;
+		s->flags = (uint8_t)(rnd() % 2 ? 0x02 : 0x12) | (rnd() % 4 ? 0 : (uint8_t)rnd());
+		return;
+	}
+	if (rnd() % 2)
+		return;
+	n = 1 + rnd() % 4;
+	opts[0] = opts[1] = 1;
+	opts[2] = 5;
+	opts[3] = 2 + 8 * n;
+	for (i = 0; i < 2 * n; i++)
+		put32(opts + 4 + 4 * i, 1000 + 100 * (rnd() % 64));
+	s->opts = opts;
+	s->optlen = (4 + 8 * n + 3) & ~3;
+	if (s->optlen > 40)
+		s->optlen = 36;
+	opts[3] = (uint8_t)(s->optlen - 2 < opts[3] ? s->optlen - 2 : opts[3]);
+}
+
 /* A valid packet of a random kind. */
 static void gen_valid(struct pkt *p, struct spec *s)
 {
 	static uint8_t opts[40];
-	int k = rnd() % 10, i;
+	int k = rnd() % 10;
 
 	memset(s, 0, sizeof(*s));
 	s->vlans = rnd() % 4 == 0 ? 1 + rnd() % 2 : 0;
@@ -73,20 +112,8 @@ static void gen_valid(struct pkt *p, struct spec *s)
 	s->tclass = (uint8_t)rnd();
 	s->frag = s->v4 && rnd() % 8 == 0;
 	s->ip4_optwords = s->v4 && rnd() % 4 == 0 ? rnd() % 4 : 0;
-	if (s->proto == 6 && rnd() % 2) {
-		int n = 1 + rnd() % 4;
-
-		opts[0] = opts[1] = 1;
-		opts[2] = 5;
-		opts[3] = 2 + 8 * n;
-		for (i = 0; i < 2 * n; i++)
-			put32(opts + 4 + 4 * i, 1000 + 100 * (rnd() % 64));
-		s->opts = opts;
-		s->optlen = (4 + 8 * n + 3) & ~3;
-		if (s->optlen > 40)
-			s->optlen = 36;
-		opts[3] = (uint8_t)(s->optlen - 2 < opts[3] ? s->optlen - 2 : opts[3]);
-	}
+	if (s->proto == 6)
+		gen_opts(s, opts);
 	/* VXLAN / Geneve: mostly with a TCP packet inside, either direction */
 	if (s->proto == 17 &&
 	    (s->dport == SPRITZ_UDP_PORT_VXLAN || s->dport == SPRITZ_UDP_PORT_GENEVE) && rnd() % 3) {
@@ -103,10 +130,7 @@ static void gen_valid(struct pkt *p, struct spec *s)
 		in.ack = 1000 + 100 * (rnd() % 64);
 		in.flags = (uint8_t)(0x10 | (rnd() % 2 ? 0x08 : 0) | (rnd() % 4 ? 0 : 0x40));
 		in.paylen = rev ? 0 : (int)(rnd() % 150);
-		in.opts = s->opts;
-		in.optlen = s->optlen;
-		s->opts = NULL;
-		s->optlen = 0;
+		gen_opts(&in, opts);
 		s->inner = &in;
 		s->geneve = s->dport == SPRITZ_UDP_PORT_GENEVE;
 		s->geneve_optwords = s->geneve ? rnd() % 3 : 0;

@@ -858,6 +858,8 @@ struct aop {
 	int len;	 /* TX: payload; RCV: rcv_wnd */
 	uint32_t ack;	 /* TX, RX: the ACK field */
 	uint16_t win;	 /* TX: the window field (0: 65535) */
+	uint8_t opts[20]; /* TX: TCP options (optlen bytes, a multiple of 4) */
+	int optlen;
 	int nsack;	 /* RX */
 	uint32_t sack[4];
 	int n;		 /* TX, RX: repeated on n local ports from PORT_FLOOD (0: SPORT once) */
@@ -874,6 +876,11 @@ struct aop {
 #define SPENT(n, ago) { .op = A_SPENT, .seq = (n), .ns = (ago) }
 /* the flows to the SPORT flow's peer made n host-wide disables, the first ago ns before now */
 #define PEER(n, ago) { .op = A_PEER, .seq = (n), .ns = (ago) }
+/* TX options: NOP, window scale @ws; a Linux SYN's (MSS, SACK_PERM, TS, NOP, WS @ws) */
+#define OPTS_WS(ws) .opts = { 1, 3, 3, (ws) }, .optlen = 4
+#define OPTS_LINUX_SYN(ws)                                                                   \
+	.opts = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 3, (ws) },      \
+	.optlen = 20
 /* past the default timeout_us, and past the coarse clock's tick on ingress */
 #define PAST_TMO ((SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL)
 
@@ -891,13 +898,15 @@ struct adv_case {
 };
 
 /*
- * A segment with @flags, ACK field @ack and window field @win from local
- * port @sport to DST2_6 on egress.
+ * A segment with @flags, ACK field @ack, window field @win and TCP
+ * options @opts (@optlen bytes) from local port @sport to DST2_6 on egress.
  */
-static void txp(uint16_t sport, uint8_t flags, uint32_t seq, int len, uint32_t ack, uint16_t win)
+static void txp(uint16_t sport, uint8_t flags, uint32_t seq, int len, uint32_t ack, uint16_t win,
+		const uint8_t *opts, int optlen)
 {
 	struct spec s = { .dst = DST2_6, .sport = sport, .seq = seq, .paylen = len,
-			  .flags = flags, .ack = ack, .win = win };
+			  .flags = flags, .ack = ack, .win = win, .opts = optlen ? opts : NULL,
+			  .optlen = optlen };
 	struct pkt p, o;
 	uint32_t ret;
 
@@ -1031,8 +1040,8 @@ static const struct adv_case adv_cases[] = {
 	  { { SOFF(in_ack_seq), 3 }, { SOFF(fb_ack), 1 } }, 1, 1 },
 	/*
 	 * No socket (a forwarded flow, as every flow here): the window its
-	 * segments advertise, [ACK, ACK + window << 14].  ACK 5000, window 2:
-	 * [5000, 37768].
+	 * segments advertise, [ACK, ACK + window << 14] without its SYN seen.
+	 * ACK 5000, window 2: [5000, 37768].
 	 */
 	{ "fwd_outside_seg_window",
 	  { TXA(DATA, 1000, 100, .ack = 5000, .win = 2), RXA(ACKF, 1100, .seq = 4000),
@@ -1049,12 +1058,52 @@ static const struct adv_case adv_cases[] = {
 	    TXA(0x08, 1100, 100, .ack = 90000), RXA(ACKF, 1100, .seq = 90000),
 	    RXA(ACKF, 1200, .seq = 5000) },
 	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 2 } }, 0, 1 },
-	/* a SYN-ACK leaving (a forwarded server): the new connection's window */
+	/* a SYN-ACK leaving (a forwarded server): the new connection's window,
+	 * never scaled, then unscaled (no window scale option) */
 	{ "fwd_synack_window",
 	  { TXA(DATA, 1000, 100, .ack = 5000, .win = 1), TXA(0x12, 70000, 0, .ack = 90000, .win = 1),
 	    TXA(DATA, 70001, 100, .ack = 90000, .win = 1), RXA(ACKF, 70101, .seq = 5000),
-	    RXA(ACKF, 70101, .seq = 90000) },
+	    RXA(ACKF, 70101, .seq = 90002), RXA(ACKF, 70101, .seq = 90001) },
+	  { { SOFF(in_ack_seq), 2 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* the scale a SYN announces (Linux's options): ACK 5000, window 2 << 7 */
+	{ "fwd_syn_wscale",
+	  { TXA(SYN, 999, 0, OPTS_LINUX_SYN(7)), TXA(DATA, 1000, 100, .ack = 5000, .win = 2),
+	    RXA(ACKF, 1100, .seq = 5257), RXA(ACKF, 1100, .seq = 5256) },
 	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* ... a SYN-ACK's, on a flow it has (no SYN-ACK makes one: a SYN flood
+	 * would fill the table) */
+	{ "fwd_synack_wscale",
+	  { TXA(DATA, 1000, 100), TXA(0x12, 70000, 0, .ack = 90000, .win = 1, OPTS_LINUX_SYN(9)),
+	    TXA(DATA, 70001, 100, .ack = 90000, .win = 1), RXA(ACKF, 70101, .seq = 90513),
+	    RXA(ACKF, 70101, .seq = 90512) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* a SYN without the option: unscaled; one above 14: 14 */
+	{ "fwd_syn_no_wscale",
+	  { TXA(SYN, 999, 0), TXA(DATA, 1000, 100, .ack = 5000, .win = 2),
+	    RXA(ACKF, 1100, .seq = 5003), RXA(ACKF, 1100, .seq = 5002) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	{ "fwd_syn_wscale_above_14",
+	  { TXA(SYN, 999, 0, OPTS_WS(20)), TXA(DATA, 1000, 100, .ack = 5000, .win = 2),
+	    RXA(ACKF, 1100, .seq = 37769), RXA(ACKF, 1100, .seq = 37768) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* an option running past the end stops the walk (tcp_parse_options()):
+	 * what came before it counts (WS 3), what did not parse is none (0) */
+	{ "fwd_syn_wscale_cut",
+	  { TXA(SYN, 999, 0, .opts = { 1, 3, 3, 3, 3, 9, 9, 0 }, .optlen = 8),
+	    TXA(DATA, 1000, 100, .ack = 5000, .win = 2), RXA(ACKF, 1100, .seq = 5017),
+	    RXA(ACKF, 1100, .seq = 5016) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	{ "fwd_syn_wscale_unparsed",
+	  { TXA(SYN, 999, 0, .opts = { 2, 4, 5, 180, 3, 6, 7, 0 }, .optlen = 8),
+	    TXA(DATA, 1000, 100, .ack = 5000, .win = 2), RXA(ACKF, 1100, .seq = 5003),
+	    RXA(ACKF, 1100, .seq = 5002) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* a window that shrinks keeps its right edge ([5000, 5512], then ACK 5100) */
+	{ "fwd_window_shrinks",
+	  { TXA(SYN, 999, 0, OPTS_WS(7)), TXA(DATA, 1000, 100, .ack = 5000, .win = 4),
+	    TXA(ACKF, 1100, 0, .ack = 5100, .win = 1), RXA(ACKF, 1100, .seq = 5099),
+	    RXA(ACKF, 1100, .seq = 5513), RXA(ACKF, 1100, .seq = 5512) },
+	  { { SOFF(in_ack_seq), 2 }, { SOFF(fb_ack), 1 } }, 0, 1 },
 	{ "fin_retrans",
 	  { TXA(DATA, 1000, 100), RXA(ACKF, 1100), TXA(FINACK, 1100, 0), ADV(3 * PAST_TMO),
 	    TXA(FINACK, 1100, 0), RXA(ACKF, 1101) },
@@ -1173,7 +1222,7 @@ static void adv_ops(const struct adv_case *c)
 			uint16_t port = o->n ? PORT_FLOOD + k : SPORT;
 
 			if (o->op == A_TX)
-				txp(port, o->flags, o->seq, o->len, o->ack, o->win);
+				txp(port, o->flags, o->seq, o->len, o->ack, o->win, o->opts, o->optlen);
 			else if (o->op == A_RX)
 				rxp(port, o->flags, o->seq ? o->seq : 777, o->ack, o->sack, o->nsack);
 			else if (o->op == A_RCV)
@@ -1550,6 +1599,62 @@ static void test_tunnel_window(void)
 		ASSERT_EQ(d.fb_ack, rows[i].fb_ack, what);
 		snprintf(what, sizeof(what), "%s: pending", rows[i].name);
 		ASSERT_EQ(tun_pending(&vx), rows[i].pending, what);
+	}
+	tun_rx_seq = 777;
+}
+
+/*
+ * An inner SYN leaving names the scale of its connection's window fields
+ * (spritz_fb_wscale_sent()): the window option it announces, none
+ * unscaled; inner ACKs outside [ACK, ACK + window << scale] are refused.
+ */
+static void test_tunnel_wscale(void)
+{
+	static const uint8_t ws_opt[4] = { 1, 3, 3, 7 };
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33030,
+			    .dport = 80, .win = 1 };
+	struct spec vx = { .proto = 17, .inner = &vin, .sport = 49992 };
+	enum { RX, DATA_TX, SYN_TX, SYN_TX_NO_OPT };
+	static const struct {
+		const char *name;
+		int tx;
+		uint32_t seq; /* tx: its sequence; rx: the inner ACK's */
+		uint32_t ack; /* tx: its ACK field; rx: the ACK */
+		uint64_t in_ack_seq, fb_ack;
+	} rows[] = {
+		{ "SYN, window scale 7", SYN_TX, 4999, 0, 0, 0 },
+		{ "data: window [90000, 90128]", DATA_TX, 5000, 90000, 0, 0 },
+		{ "ACK past it", RX, 90129, 5100, 1, 0 },
+		{ "ACK at its right edge", RX, 90128, 5100, 0, 1 },
+		{ "SYN without the option: a new connection", SYN_TX_NO_OPT, 69999, 0, 0, 0 },
+		{ "data: window [90000, 90001]", DATA_TX, 70000, 90000, 0, 0 },
+		{ "ACK past it, unscaled", RX, 90002, 70100, 1, 0 },
+		{ "ACK at its right edge, unscaled", RX, 90001, 70100, 0, 1 },
+	};
+	struct spritz_stats s0, d;
+	char what[96];
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		dp_stats(skel, &s0);
+		if (rows[i].tx == RX) {
+			tun_rx_seq = rows[i].seq;
+			tun_rx(&vx, &vin, rows[i].ack, 0);
+		} else {
+			vin.flags = rows[i].tx == DATA_TX ? 0x18 : 0x02;
+			vin.opts = rows[i].tx == SYN_TX ? ws_opt : NULL;
+			vin.optlen = rows[i].tx == SYN_TX ? sizeof(ws_opt) : 0;
+			vin.ack = rows[i].ack;
+			tun_tx(&vx, &vin, rows[i].seq, rows[i].tx == DATA_TX ? 100 : 0);
+		}
+		stats_delta(&s0, &d);
+		snprintf(what, sizeof(what), "%s: in_ack_seq", rows[i].name);
+		ASSERT_EQ(d.in_ack_seq, rows[i].in_ack_seq, what);
+		snprintf(what, sizeof(what), "%s: fb_ack", rows[i].name);
+		ASSERT_EQ(d.fb_ack, rows[i].fb_ack, what);
 	}
 	tun_rx_seq = 777;
 }
@@ -2009,6 +2114,7 @@ static const struct test_case tests[] = {
 	{ "tunnel", test_tunnel },
 	{ "tunnel_window", test_tunnel_window },
 	{ "tunnel_syn", test_tunnel_syn },
+	{ "tunnel_wscale", test_tunnel_wscale },
 	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_vni", test_tunnel_vni },
 	{ "tunnel_slot_reused", test_tunnel_slot_reused },
