@@ -165,6 +165,13 @@ struct {
 } spritz_peers SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct spritz_flow_key); /* local end first, as in spritz_flows */
+	__type(value, struct spritz_synack);
+	__uint(max_entries, SPRITZ_SYNACKS_MAX);
+} spritz_synacks SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
 	__type(value, struct spritz_stats);
@@ -787,6 +794,96 @@ __noinline int spritz_syn_wscale(struct __sk_buff *skb, __u32 th_off)
 	return w.wscale;
 }
 
+/*
+ * A SYN-ACK [@seq, @seq + 1) of flow @key with window scale option
+ * @wscale (-1: none) left, sent by no socket and taken by no flow entry: kept
+ * in spritz_synacks for its connection's first data (spritz_synack_take()).
+ * Global: verified once, for the plain and the tunnel egress.
+ */
+__noinline int spritz_synack_keep(const struct spritz_flow_key *key, __u32 seq, int wscale)
+{
+	struct spritz_flow_key k; /* on the stack: 6.1 takes no other memory as a map key */
+	struct spritz_synack v = { .end_seq = seq + 1, .wscale = wscale };
+
+	if (!key)
+		return 0;
+	k = *key;
+	return bpf_map_update_elem(&spritz_synacks, &k, &v, BPF_ANY) == 0;
+}
+
+/*
+ * The first data [@seq, ...) of flow @f (key @key) leaves, sent by no
+ * socket, its window still unknown (spritz_synack_data()): it takes the window scale of
+ * the SYN-ACK kept for it (spritz_synack_keep()) if that one's sequence
+ * ends where the data starts (else the entry is another connection's,
+ * or @f was made mid-connection), and the entry goes.  Global: verified
+ * once, for the plain and the tunnel egress.
+ */
+__noinline int spritz_synack_take(struct spritz_flow *f, const struct spritz_flow_key *key,
+				  __u32 seq)
+{
+	struct spritz_flow_key k;
+	struct spritz_synack *v;
+	int taken;
+
+	if (!f || !key)
+		return 0;
+	k = *key;
+	v = bpf_map_lookup_elem(&spritz_synacks, &k);
+	if (!v)
+		return 0;
+	taken = v->end_seq == seq;
+	if (taken)
+		spritz_fb_wscale_sent(&f->fb, v->wscale);
+	bpf_map_delete_elem(&spritz_synacks, &k);
+	return taken;
+}
+
+/*
+ * Does no TCP socket of this host send @skb - no full one, and no request
+ * socket (a listener's SYN-ACK)?  A forwarded segment, a tunnel's from a
+ * UDP socket or none, and a SYN cookie's SYN-ACK, which Linux sends from
+ * no socket.
+ */
+static __always_inline int spritz_no_tcp_sk(struct __sk_buff *skb)
+{
+	struct bpf_sock *sk = skb->sk;
+
+	if (!sk)
+		return 1;
+	if (sk->state == BPF_TCP_NEW_SYN_RECV)
+		return 0;
+	return !bpf_skc_to_tcp_sock(sk);
+}
+
+/*
+ * A segment of flow @key with TCP flags @flags, sequence number @seq and
+ * (a SYN's) window scale option @wscale left, and no flow entry took it:
+ * a SYN-ACK that no TCP socket of this host sends is kept
+ * (spritz_synack_keep()).
+ */
+static __always_inline void spritz_synack_left(struct __sk_buff *skb,
+					       const struct spritz_flow_key *key, __u8 flags,
+					       __u32 seq, int wscale)
+{
+	if ((flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_ACK | SPRITZ_TCP_RST)) ==
+		    (SPRITZ_TCP_SYN | SPRITZ_TCP_ACK) &&
+	    spritz_no_tcp_sk(skb))
+		spritz_synack_keep(key, seq, wscale);
+}
+
+/*
+ * Data [@seq, ...) of flow @f (key @key) leaves: the connection's first
+ * that no TCP socket sends takes a kept SYN-ACK's scale
+ * (spritz_synack_take()); any other costs a test of flags.
+ */
+static __always_inline void spritz_synack_data(struct __sk_buff *skb, struct spritz_flow *f,
+					       const struct spritz_flow_key *key, __u32 seq)
+{
+	if (!(f->fb.flags & (SPRITZ_FB_F_WSCALE | SPRITZ_FB_F_HAVE_RCV)) && spritz_no_tcp_sk(skb))
+		spritz_synack_take(f, key, seq);
+}
+
 /* -------------------------------------------------------------- egress */
 
 /* Payload bytes of TCP segment @th (@l4_len bytes with its header). */
@@ -959,7 +1056,14 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	if (SPRITZ_BENCH_STOP(2))
 		return SPRITZ_TC_NEXT;
 	f = spritz_flow_get(&key, skb->ifindex, st, kind != SPRITZ_SEG_CTL);
-	if (!f || SPRITZ_BENCH_STOP(3))
+	if (!f) {
+		/* a forwarded server's SYN-ACK: its scale, for the flow its data makes */
+		if (tflags & SPRITZ_TCP_SYN)
+			spritz_synack_left(skb, &key, tflags, bpf_ntohl(th->seq),
+					   spritz_syn_wscale(skb, h->l4_off));
+		return SPRITZ_TC_NEXT;
+	}
+	if (SPRITZ_BENCH_STOP(3))
 		return SPRITZ_TC_NEXT;
 
 	segs = spritz_segs(skb);
@@ -988,6 +1092,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	/* a SYN is steered like data, but never recorded (feedback.h) */
 	if (kind == SPRITZ_SEG_DATA) {
 		f->used_ns = c->now;
+		spritz_synack_data(skb, f, &key, seq);
 		spritz_sock_state(skb, f, end, tflags, bpf_ntohl(th->ack_seq), bpf_ntohs(th->window));
 		repair = spritz_fb_presend(&f->fb, seq, end);
 		if (repair && spritz_retrans(f, st, seq, end, spritz_tsval(th, spritz_data_end(skb))))
@@ -1235,6 +1340,11 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 	f->used_ns = c->now;
 	if (inner) {
 		record = spritz_inner_sent(f, key, in, c, st);
+		/* an inner SYN-ACK before data names the inner flow: its scale kept */
+		if (!record)
+			spritz_synack_left(skb, &in->key, in->flags, in->seq, in->wscale);
+		if (record & SPRITZ_INNER_RECORD)
+			spritz_synack_data(skb, f, &in->key, in->seq);
 		/* the receive window each segment of the inner flow advertises */
 		if (record & SPRITZ_INNER_RECORD)
 			spritz_sock_state(skb, f, in->end, in->flags, in->ack, in->win);

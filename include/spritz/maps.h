@@ -30,6 +30,7 @@
 #define SPRITZ_MAP_FLOWS "spritz_flows"
 #define SPRITZ_MAP_INNER "spritz_inner"
 #define SPRITZ_MAP_PEERS "spritz_peers"
+#define SPRITZ_MAP_SYNACKS "spritz_synacks"
 #define SPRITZ_MAP_STATS "spritz_stats"
 #define SPRITZ_MAP_KNOBS "spritz_knobs"
 #define SPRITZ_MAP_STATE "spritzctl_state"
@@ -40,6 +41,7 @@
 #define SPRITZ_FLOWS_MAX 65536	/* flow table slots (flowtab.h) */
 #define SPRITZ_UDP_PORTS 65536	/* one slot per port */
 #define SPRITZ_PEERS_MAX 4096	/* peers whose flows disabled a path (LRU) */
+#define SPRITZ_SYNACKS_MAX 8192	/* SYN-ACKs sent before their flow had an entry (LRU) */
 
 /* -------------------------------------------------------------- devices */
 
@@ -249,6 +251,21 @@ struct spritz_peer {
 	__u64 disables_ns; /* the first of the disables counted */
 	__u8 disables;	   /* disables since disables_ns */
 	__u8 __pad[7];
+};
+
+/* -------------------------------------------------------------- synacks */
+
+/*
+ * A SYN-ACK that no socket sent (a forwarded server's) left, and no flow
+ * entry took it - a SYN-ACK makes none, or a SYN flood would fill the
+ * flow table - keyed by its flow as in spritz_flows: the window scale its
+ * connection's first data takes (feedback.h, spritz_fb_wscale_sent()).
+ * An LRU, so a flood evicts other handshakes only, whose flows then take
+ * their windows at the largest scale.
+ */
+struct spritz_synack {
+	__u32 end_seq; /* the SYN-ACK's sequence number + 1: where its data starts */
+	__s32 wscale;  /* its window scale option, -1: none */
 };
 
 /* ----------------------------------------------------------------- stats */

@@ -544,7 +544,7 @@ static inline int dp_flows(struct spritz *skel, int clear)
 	return n;
 }
 
-/* Zero the statistics and forget every flow and peer. */
+/* Zero the statistics and forget every flow, peer and kept SYN-ACK. */
 static inline void dp_reset(struct spritz *skel)
 {
 	int fd, ncpu = libbpf_num_possible_cpus();
@@ -559,6 +559,9 @@ static inline void dp_reset(struct spritz *skel)
 		;
 	fd = bpf_map__fd(skel->maps.spritz_peers);
 	while (bpf_map_get_next_key(fd, NULL, &pk) == 0 && bpf_map_delete_elem(fd, &pk) == 0)
+		;
+	fd = bpf_map__fd(skel->maps.spritz_synacks);
+	while (bpf_map_get_next_key(fd, NULL, &k) == 0 && bpf_map_delete_elem(fd, &k) == 0)
 		;
 	if (z)
 		bpf_map_update_elem(bpf_map__fd(skel->maps.spritz_stats), &zero, z, BPF_ANY);
@@ -604,27 +607,35 @@ static inline long dp_flow_key(struct spritz *skel, const struct spritz_flow_key
 	return i;
 }
 
+/* The flow key of a packet built from @s on egress (UDP: original sport), into @k. */
+static inline void dp_spec_key(const struct spec *s, struct spritz_flow_key *k)
+{
+	uint8_t proto = s->proto ? s->proto : 6;
+
+	memset(k, 0, sizeof(*k));
+	if (s->v4) {
+		k->saddr[10] = k->saddr[11] = k->daddr[10] = k->daddr[11] = 0xff;
+		inet_pton(AF_INET, s->src ? s->src : LOCAL4, k->saddr + 12);
+		inet_pton(AF_INET, s->dst ? s->dst : DST1_4, k->daddr + 12);
+	} else {
+		inet_pton(AF_INET6, s->src ? s->src : LOCAL6, k->saddr);
+		inet_pton(AF_INET6, s->dst ? s->dst : DST1_6, k->daddr);
+	}
+	k->sport = s->sport ? s->sport : proto == 6 ? 40000 : 49999;
+	k->dport = s->dport ? s->dport : proto == 6 ? 5201 : SPRITZ_UDP_PORT_VXLAN;
+	k->proto = proto;
+}
+
 /*
  * The flow of a packet built from @s on egress (UDP: original sport) into
  * @f: its slot in spritz_flows, or -ENOENT.
  */
 static inline long dp_flow_slot(struct spritz *skel, const struct spec *s, struct spritz_flow *f)
 {
-	struct spritz_flow_key k = { 0 };
-	uint8_t proto = s->proto ? s->proto : 6;
+	struct spritz_flow_key k;
 	long i;
 
-	if (s->v4) {
-		k.saddr[10] = k.saddr[11] = k.daddr[10] = k.daddr[11] = 0xff;
-		inet_pton(AF_INET, s->src ? s->src : LOCAL4, k.saddr + 12);
-		inet_pton(AF_INET, s->dst ? s->dst : DST1_4, k.daddr + 12);
-	} else {
-		inet_pton(AF_INET6, s->src ? s->src : LOCAL6, k.saddr);
-		inet_pton(AF_INET6, s->dst ? s->dst : DST1_6, k.daddr);
-	}
-	k.sport = s->sport ? s->sport : proto == 6 ? 40000 : 49999;
-	k.dport = s->dport ? s->dport : proto == 6 ? 5201 : SPRITZ_UDP_PORT_VXLAN;
-	k.proto = proto;
+	dp_spec_key(s, &k);
 	i = dp_flow_key(skel, &k, f);
 	return i < 0 ? -ENOENT : i;
 }

@@ -24,9 +24,10 @@
 #include "spritz_host.h"
 
 /* Every map of the object, pinned under its name. */
-static const char *const map_names[] = { SPRITZ_MAP_DEVS,  SPRITZ_MAP_DIR,   SPRITZ_MAP_UDP,
-					 SPRITZ_MAP_FLOWS, SPRITZ_MAP_INNER, SPRITZ_MAP_PEERS,
-					 SPRITZ_MAP_STATS, SPRITZ_MAP_KNOBS, SPRITZ_MAP_STATE };
+static const char *const map_names[] = { SPRITZ_MAP_DEVS,    SPRITZ_MAP_DIR,   SPRITZ_MAP_UDP,
+					 SPRITZ_MAP_FLOWS,   SPRITZ_MAP_INNER, SPRITZ_MAP_PEERS,
+					 SPRITZ_MAP_SYNACKS, SPRITZ_MAP_STATS, SPRITZ_MAP_KNOBS,
+					 SPRITZ_MAP_STATE };
 #define NMAPS ((int)ARRAY_SIZE(map_names))
 
 /* Pinned program names = the programs' names, by enum spritz_hook. */

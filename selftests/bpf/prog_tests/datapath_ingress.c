@@ -1098,6 +1098,23 @@ static const struct adv_case adv_cases[] = {
 	    TXA(DATA, 1000, 100, .ack = 5000, .win = 2), RXA(ACKF, 1100, .seq = 5003),
 	    RXA(ACKF, 1100, .seq = 5002) },
 	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* a forwarded server: its SYN-ACK makes no flow entry, its first data
+	 * takes the SYN-ACK's scale (spritz_synacks) */
+	{ "fwd_server_wscale",
+	  { TXA(0x12, 69999, 0, .ack = 90000, .win = 1, OPTS_LINUX_SYN(9)),
+	    TXA(DATA, 70000, 100, .ack = 90000, .win = 1), RXA(ACKF, 70100, .seq = 90513),
+	    RXA(ACKF, 70100, .seq = 90512) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 }, { SOFF(eg_ctl_no_flow), 1 } }, 0, 1 },
+	{ "fwd_server_no_wscale",
+	  { TXA(0x12, 69999, 0, .ack = 90000, .win = 1),
+	    TXA(DATA, 70000, 100, .ack = 90000, .win = 2), RXA(ACKF, 70100, .seq = 90003),
+	    RXA(ACKF, 70100, .seq = 90002) },
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	/* data not where the SYN-ACK's sequence ends: another connection's */
+	{ "fwd_server_other_connection",
+	  { TXA(0x12, 69999, 0, .ack = 90000, .win = 1, OPTS_LINUX_SYN(9)),
+	    TXA(DATA, 80000, 100, .ack = 90000, .win = 1), RXA(ACKF, 80100, .seq = 106384) },
+	  { { SOFF(in_ack_seq), 0 }, { SOFF(fb_ack), 1 } }, 0, 1 },
 	/* a window that shrinks keeps its right edge ([5000, 5512], then ACK 5100) */
 	{ "fwd_window_shrinks",
 	  { TXA(SYN, 999, 0, OPTS_WS(7)), TXA(DATA, 1000, 100, .ack = 5000, .win = 4),
@@ -1406,6 +1423,72 @@ static void test_adversarial(void)
 	ASSERT_OK(dp_load_table(&nl), "reload table (paths enabled)");
 }
 
+/*
+ * SYN-ACKs that no flow entry takes (spritz_synacks): which are kept, with
+ * which scale, and what a flow's first data takes; each row one segment
+ * on egress, then the port's kept SYN-ACK and its flow's window scale.
+ */
+static void test_synacks(void)
+{
+	enum { P1 = 40100, P2, P3, NONE = -2 };
+	static const uint8_t ws9[4] = { 1, 3, 3, 9 }, ws5[4] = { 1, 3, 3, 5 };
+	static const struct {
+		const char *name;
+		uint16_t sport;
+		uint8_t flags;
+		uint32_t seq;
+		int len;
+		const uint8_t *opts;
+		int kept;	   /* the port's kept scale after (-1: no option), or NONE */
+		int flow_scale;	   /* its flow's after (-1: not known), or NONE: no flow */
+	} rows[] = {
+		{ "SYN-ACK without a flow: kept", P1, 0x12, 69999, 0, ws9, 9, NONE },
+		{ "RST-ACK: not kept", P2, 0x14, 5000, 0, NULL, NONE, NONE },
+		{ "SYN-ACK with RST: not kept", P2, 0x16, 5000, 0, ws9, NONE, NONE },
+		{ "pure ACK: not kept", P2, 0x10, 5000, 0, NULL, NONE, NONE },
+		{ "SYN-ACK sent again: replaces it", P1, 0x12, 69999, 0, ws5, 5, NONE },
+		{ "its data: takes it, the entry goes", P1, 0x18, 70000, 100, NULL, NONE, 5 },
+		{ "SYN-ACK without the option: kept", P3, 0x12, 69999, 0, NULL, -1, NONE },
+		{ "data of another connection: the entry goes", P3, 0x18, 80000, 100, NULL, NONE,
+		  -1 },
+		{ "SYN-ACK on a flow: the flow takes it", P1, 0x12, 99999, 0, ws9, NONE, 9 },
+	};
+	int fd = bpf_map__fd(skel->maps.spritz_synacks);
+	struct spritz_flow_key k;
+	struct spritz_synack v;
+	struct spritz_flow f;
+	char what[128];
+	size_t i;
+
+	if (!ASSERT_OK_PTR(skel, "skeleton"))
+		return;
+	start("scout");
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct spec ps = { .dst = DST2_6, .sport = rows[i].sport };
+
+		txp(rows[i].sport, rows[i].flags, rows[i].seq, rows[i].len, 90000, 1, rows[i].opts,
+		    rows[i].opts ? 4 : 0);
+		dp_spec_key(&ps, &k);
+		snprintf(what, sizeof(what), "%s: kept", rows[i].name);
+		if (rows[i].kept == NONE) {
+			ASSERT_ERR(bpf_map_lookup_elem(fd, &k, &v), what);
+		} else if (ASSERT_OK(bpf_map_lookup_elem(fd, &k, &v), what)) {
+			snprintf(what, sizeof(what), "%s: its scale", rows[i].name);
+			ASSERT_EQ(v.wscale, rows[i].kept, what);
+			snprintf(what, sizeof(what), "%s: where its data starts", rows[i].name);
+			ASSERT_EQ(v.end_seq, rows[i].seq + 1, what);
+		}
+		snprintf(what, sizeof(what), "%s: flow", rows[i].name);
+		if (rows[i].flow_scale == NONE) {
+			ASSERT_ERR(dp_flow(skel, &ps, &f), what);
+		} else if (ASSERT_OK(dp_flow(skel, &ps, &f), what)) {
+			snprintf(what, sizeof(what), "%s: the flow's scale", rows[i].name);
+			ASSERT_EQ(f.fb.flags & SPRITZ_FB_F_WSCALE ? f.fb.rcv_wscale : -1,
+				  rows[i].flow_scale, what);
+		}
+	}
+}
+
 /* ---------------------------------------------------- tunnels (VXLAN, Geneve) */
 
 #define IN4_LOCAL "192.168.7.1"
@@ -1606,7 +1689,9 @@ static void test_tunnel_window(void)
 /*
  * An inner SYN leaving names the scale of its connection's window fields
  * (spritz_fb_wscale_sent()): the window option it announces, none
- * unscaled; inner ACKs outside [ACK, ACK + window << scale] are refused.
+ * unscaled; a server's inner SYN-ACK, before data names the inner flow,
+ * is kept for that data (spritz_synacks); inner ACKs outside [ACK, ACK +
+ * window << scale] are refused.
  */
 static void test_tunnel_wscale(void)
 {
@@ -1614,22 +1699,31 @@ static void test_tunnel_wscale(void)
 	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33030,
 			    .dport = 80, .win = 1 };
 	struct spec vx = { .proto = 17, .inner = &vin, .sport = 49992 };
-	enum { RX, DATA_TX, SYN_TX, SYN_TX_NO_OPT };
+	struct spec sin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 8080,
+			    .dport = 33040, .win = 1 };
+	struct spec sx = { .proto = 17, .inner = &sin, .sport = 49993 };
+	enum { RX, DATA_TX, SYN_TX, SYN_TX_NO_OPT, SYNACK_TX };
 	static const struct {
 		const char *name;
 		int tx;
 		uint32_t seq; /* tx: its sequence; rx: the inner ACK's */
 		uint32_t ack; /* tx: its ACK field; rx: the ACK */
 		uint64_t in_ack_seq, fb_ack;
+		int server; /* the server's inner flow (sin, sx), else the client's */
 	} rows[] = {
-		{ "SYN, window scale 7", SYN_TX, 4999, 0, 0, 0 },
-		{ "data: window [90000, 90128]", DATA_TX, 5000, 90000, 0, 0 },
-		{ "ACK past it", RX, 90129, 5100, 1, 0 },
-		{ "ACK at its right edge", RX, 90128, 5100, 0, 1 },
-		{ "SYN without the option: a new connection", SYN_TX_NO_OPT, 69999, 0, 0, 0 },
-		{ "data: window [90000, 90001]", DATA_TX, 70000, 90000, 0, 0 },
-		{ "ACK past it, unscaled", RX, 90002, 70100, 1, 0 },
-		{ "ACK at its right edge, unscaled", RX, 90001, 70100, 0, 1 },
+		{ "SYN, window scale 7", SYN_TX, 4999, 0, 0, 0, 0 },
+		{ "data: window [90000, 90128]", DATA_TX, 5000, 90000, 0, 0, 0 },
+		{ "ACK past it", RX, 90129, 5100, 1, 0, 0 },
+		{ "ACK at its right edge", RX, 90128, 5100, 0, 1, 0 },
+		{ "SYN without the option: a new connection", SYN_TX_NO_OPT, 69999, 0, 0, 0, 0 },
+		{ "data: window [90000, 90001]", DATA_TX, 70000, 90000, 0, 0, 0 },
+		{ "ACK past it, unscaled", RX, 90002, 70100, 1, 0, 0 },
+		{ "ACK at its right edge, unscaled", RX, 90001, 70100, 0, 1, 0 },
+		/* a server: the inner SYN-ACK before data names the inner flow */
+		{ "server: SYN-ACK, window scale 7", SYNACK_TX, 69999, 90000, 0, 0, 1 },
+		{ "server: data: window [90000, 90128]", DATA_TX, 70000, 90000, 0, 0, 1 },
+		{ "server: ACK past it", RX, 90129, 70100, 1, 0, 1 },
+		{ "server: ACK at its right edge", RX, 90128, 70100, 0, 1, 1 },
 	};
 	struct spritz_stats s0, d;
 	char what[96];
@@ -1639,16 +1733,19 @@ static void test_tunnel_wscale(void)
 		return;
 	start("scout");
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct spec *o = rows[i].server ? &sx : &vx, *n = rows[i].server ? &sin : &vin;
+		int opt = rows[i].tx == SYN_TX || rows[i].tx == SYNACK_TX;
+
 		dp_stats(skel, &s0);
 		if (rows[i].tx == RX) {
 			tun_rx_seq = rows[i].seq;
-			tun_rx(&vx, &vin, rows[i].ack, 0);
+			tun_rx(o, n, rows[i].ack, 0);
 		} else {
-			vin.flags = rows[i].tx == DATA_TX ? 0x18 : 0x02;
-			vin.opts = rows[i].tx == SYN_TX ? ws_opt : NULL;
-			vin.optlen = rows[i].tx == SYN_TX ? sizeof(ws_opt) : 0;
-			vin.ack = rows[i].ack;
-			tun_tx(&vx, &vin, rows[i].seq, rows[i].tx == DATA_TX ? 100 : 0);
+			n->flags = rows[i].tx == DATA_TX ? 0x18 : rows[i].tx == SYNACK_TX ? 0x12 : 0x02;
+			n->opts = opt ? ws_opt : NULL;
+			n->optlen = opt ? sizeof(ws_opt) : 0;
+			n->ack = rows[i].ack;
+			tun_tx(o, n, rows[i].seq, rows[i].tx == DATA_TX ? 100 : 0);
 		}
 		stats_delta(&s0, &d);
 		snprintf(what, sizeof(what), "%s: in_ack_seq", rows[i].name);
@@ -2115,6 +2212,7 @@ static const struct test_case tests[] = {
 	{ "tunnel_window", test_tunnel_window },
 	{ "tunnel_syn", test_tunnel_syn },
 	{ "tunnel_wscale", test_tunnel_wscale },
+	{ "synacks", test_synacks },
 	{ "tunnel_foreign", test_tunnel_foreign },
 	{ "tunnel_vni", test_tunnel_vni },
 	{ "tunnel_slot_reused", test_tunnel_slot_reused },
