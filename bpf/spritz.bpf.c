@@ -796,45 +796,53 @@ __noinline int spritz_syn_wscale(struct __sk_buff *skb, __u32 th_off)
 
 /*
  * A SYN-ACK [@seq, @seq + 1) of flow @key with window scale option
- * @wscale (-1: none) left, sent by no socket and taken by no flow entry: kept
- * in spritz_synacks for its connection's first data (spritz_synack_take()).
- * Global: verified once, for the plain and the tunnel egress.
+ * @wscale (-1: none) left, sent by no socket and taken by no flow entry:
+ * kept in spritz_synacks for its connection's first data
+ * (spritz_synack_take()), counted in @st.  Global: verified once, for the
+ * plain and the tunnel egress.
  */
-__noinline int spritz_synack_keep(const struct spritz_flow_key *key, __u32 seq, int wscale)
+__noinline int spritz_synack_keep(const struct spritz_flow_key *key, __u32 seq, int wscale,
+				  struct spritz_stats *st)
 {
 	struct spritz_flow_key k; /* on the stack: 6.1 takes no other memory as a map key */
 	struct spritz_synack v = { .end_seq = seq + 1, .wscale = wscale };
 
-	if (!key)
+	if (!key || !st)
 		return 0;
 	k = *key;
-	return bpf_map_update_elem(&spritz_synacks, &k, &v, BPF_ANY) == 0;
+	if (bpf_map_update_elem(&spritz_synacks, &k, &v, BPF_ANY))
+		return 0;
+	st->eg_synack_kept++;
+	return 1;
 }
 
 /*
  * The first data [@seq, ...) of flow @f (key @key) leaves, sent by no
- * socket, its window still unknown (spritz_synack_data()): it takes the window scale of
- * the SYN-ACK kept for it (spritz_synack_keep()) if that one's sequence
- * ends where the data starts (else the entry is another connection's,
- * or @f was made mid-connection), and the entry goes.  Global: verified
- * once, for the plain and the tunnel egress.
+ * socket, its window still unknown (spritz_synack_data()): it takes the
+ * window scale of the SYN-ACK kept for it (spritz_synack_keep()) if that
+ * one's sequence ends where the data starts (else the entry is another
+ * connection's, or @f was made mid-connection), and the entry goes.
+ * Counted in @st.  Global: verified once, for the plain and the tunnel
+ * egress.
  */
 __noinline int spritz_synack_take(struct spritz_flow *f, const struct spritz_flow_key *key,
-				  __u32 seq)
+				  __u32 seq, struct spritz_stats *st)
 {
 	struct spritz_flow_key k;
 	struct spritz_synack *v;
 	int taken;
 
-	if (!f || !key)
+	if (!f || !key || !st)
 		return 0;
 	k = *key;
 	v = bpf_map_lookup_elem(&spritz_synacks, &k);
 	if (!v)
 		return 0;
 	taken = v->end_seq == seq;
-	if (taken)
+	if (taken) {
 		spritz_fb_wscale_sent(&f->fb, v->wscale);
+		st->eg_synack_taken++;
+	}
 	bpf_map_delete_elem(&spritz_synacks, &k);
 	return taken;
 }
@@ -864,12 +872,12 @@ static __always_inline int spritz_no_tcp_sk(struct __sk_buff *skb)
  */
 static __always_inline void spritz_synack_left(struct __sk_buff *skb,
 					       const struct spritz_flow_key *key, __u8 flags,
-					       __u32 seq, int wscale)
+					       __u32 seq, int wscale, struct spritz_stats *st)
 {
 	if ((flags & (SPRITZ_TCP_SYN | SPRITZ_TCP_ACK | SPRITZ_TCP_RST)) ==
 		    (SPRITZ_TCP_SYN | SPRITZ_TCP_ACK) &&
 	    spritz_no_tcp_sk(skb))
-		spritz_synack_keep(key, seq, wscale);
+		spritz_synack_keep(key, seq, wscale, st);
 }
 
 /*
@@ -878,10 +886,11 @@ static __always_inline void spritz_synack_left(struct __sk_buff *skb,
  * (spritz_synack_take()); any other costs a test of flags.
  */
 static __always_inline void spritz_synack_data(struct __sk_buff *skb, struct spritz_flow *f,
-					       const struct spritz_flow_key *key, __u32 seq)
+					       const struct spritz_flow_key *key, __u32 seq,
+					       struct spritz_stats *st)
 {
 	if (!(f->fb.flags & (SPRITZ_FB_F_WSCALE | SPRITZ_FB_F_HAVE_RCV)) && spritz_no_tcp_sk(skb))
-		spritz_synack_take(f, key, seq);
+		spritz_synack_take(f, key, seq, st);
 }
 
 /* -------------------------------------------------------------- egress */
@@ -1060,7 +1069,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 		/* a forwarded server's SYN-ACK: its scale, for the flow its data makes */
 		if (tflags & SPRITZ_TCP_SYN)
 			spritz_synack_left(skb, &key, tflags, bpf_ntohl(th->seq),
-					   spritz_syn_wscale(skb, h->l4_off));
+					   spritz_syn_wscale(skb, h->l4_off), st);
 		return SPRITZ_TC_NEXT;
 	}
 	if (SPRITZ_BENCH_STOP(3))
@@ -1092,7 +1101,7 @@ static __always_inline int spritz_egress_tcp6(struct __sk_buff *skb, struct spri
 	/* a SYN is steered like data, but never recorded (feedback.h) */
 	if (kind == SPRITZ_SEG_DATA) {
 		f->used_ns = c->now;
-		spritz_synack_data(skb, f, &key, seq);
+		spritz_synack_data(skb, f, &key, seq, st);
 		spritz_sock_state(skb, f, end, tflags, bpf_ntohl(th->ack_seq), bpf_ntohs(th->window));
 		repair = spritz_fb_presend(&f->fb, seq, end);
 		if (repair && spritz_retrans(f, st, seq, end, spritz_tsval(th, spritz_data_end(skb))))
@@ -1342,9 +1351,9 @@ __noinline int spritz_udp_send(struct __sk_buff *skb, const struct spritz_flow_k
 		record = spritz_inner_sent(f, key, in, c, st);
 		/* an inner SYN-ACK before data names the inner flow: its scale kept */
 		if (!record)
-			spritz_synack_left(skb, &in->key, in->flags, in->seq, in->wscale);
+			spritz_synack_left(skb, &in->key, in->flags, in->seq, in->wscale, st);
 		if (record & SPRITZ_INNER_RECORD)
-			spritz_synack_data(skb, f, &in->key, in->seq);
+			spritz_synack_data(skb, f, &in->key, in->seq, st);
 		/* the receive window each segment of the inner flow advertises */
 		if (record & SPRITZ_INNER_RECORD)
 			spritz_sock_state(skb, f, in->end, in->flags, in->ack, in->win);

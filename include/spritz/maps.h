@@ -340,6 +340,8 @@ struct spritz_stats {
 	__u64 path_disable_withheld; /* TIMEOUTs past their flow's flow_disables: its own */
 	__u64 path_disable_peer_withheld; /* ... past their peer's peer_disables */
 	__u64 path_disable_kept; /* calls the floor refused (SPRITZ_TIMEOUT_KEPT) */
+	__u64 eg_synack_kept;	 /* SYN-ACKs no flow entry took, kept in spritz_synacks */
+	__u64 eg_synack_taken;	 /* first data that took a kept SYN-ACK's window scale */
 };
 
 /* --------------------------------------------------------- spritzctl */

@@ -341,11 +341,12 @@ static void test_fuzz(void)
 	       (unsigned long long)st.path_disable_peer_withheld);
 	printf("# rejected: outside the receive window %llu, ack unsent %llu old %llu syn/rst "
 	       "%llu, sack blocks %llu, foreign tunnel source %llu; control segments without "
-	       "flow %llu\n",
+	       "flow %llu (SYN-ACKs kept %llu, taken %llu)\n",
 	       (unsigned long long)st.in_ack_seq, (unsigned long long)st.in_ack_unsent,
 	       (unsigned long long)st.in_ack_old,
 	       (unsigned long long)st.in_ack_ctl, (unsigned long long)st.in_sack_bad,
-	       (unsigned long long)st.in_tunnel_foreign, (unsigned long long)st.eg_ctl_no_flow);
+	       (unsigned long long)st.in_tunnel_foreign, (unsigned long long)st.eg_ctl_no_flow,
+	       (unsigned long long)st.eg_synack_kept, (unsigned long long)st.eg_synack_taken);
 	ASSERT_GT(fc.rewrites, 0, "some packets managed");
 	ASSERT_GT(st.eg_inner_tcp, 0, "some tunnel packets with inner TCP data");
 	ASSERT_GT(fc.identical, 0, "some packets unmanaged");

@@ -979,6 +979,17 @@ static int pending_port(uint16_t sport)
 #define FINACK 0x11
 
 /*
+ * A SYN with options ... leaves, then data with ACK 5000 and window 2:
+ * ACKs at sequence numbers past the window's right edge @edge are
+ * refused, at it taken.
+ */
+#define SYN_SCALE_ROW(nm, edge, ...)                                                          \
+	{ nm,                                                                                 \
+	  { TXA(SYN, 999, 0, __VA_ARGS__), TXA(DATA, 1000, 100, .ack = 5000, .win = 2),         \
+	    RXA(ACKF, 1100, .seq = (edge) + 1), RXA(ACKF, 1100, .seq = (edge)) },              \
+	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 }
+
+/*
  * Every row fails on the code before the feedback core (feedback.h): the
  * handshake rows disabled paths or credited marks, the window rows
  * credited or aged sends, the flood rows created flow entries.  No path
@@ -1066,10 +1077,7 @@ static const struct adv_case adv_cases[] = {
 	    RXA(ACKF, 70101, .seq = 90002), RXA(ACKF, 70101, .seq = 90001) },
 	  { { SOFF(in_ack_seq), 2 }, { SOFF(fb_ack), 1 } }, 0, 1 },
 	/* the scale a SYN announces (Linux's options): ACK 5000, window 2 << 7 */
-	{ "fwd_syn_wscale",
-	  { TXA(SYN, 999, 0, OPTS_LINUX_SYN(7)), TXA(DATA, 1000, 100, .ack = 5000, .win = 2),
-	    RXA(ACKF, 1100, .seq = 5257), RXA(ACKF, 1100, .seq = 5256) },
-	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	SYN_SCALE_ROW("fwd_syn_wscale", 5256, OPTS_LINUX_SYN(7)),
 	/* ... a SYN-ACK's, on a flow it has (no SYN-ACK makes one: a SYN flood
 	 * would fill the table) */
 	{ "fwd_synack_wscale",
@@ -1078,26 +1086,13 @@ static const struct adv_case adv_cases[] = {
 	    RXA(ACKF, 70101, .seq = 90512) },
 	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
 	/* a SYN without the option: unscaled; one above 14: 14 */
-	{ "fwd_syn_no_wscale",
-	  { TXA(SYN, 999, 0), TXA(DATA, 1000, 100, .ack = 5000, .win = 2),
-	    RXA(ACKF, 1100, .seq = 5003), RXA(ACKF, 1100, .seq = 5002) },
-	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
-	{ "fwd_syn_wscale_above_14",
-	  { TXA(SYN, 999, 0, OPTS_WS(20)), TXA(DATA, 1000, 100, .ack = 5000, .win = 2),
-	    RXA(ACKF, 1100, .seq = 37769), RXA(ACKF, 1100, .seq = 37768) },
-	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	SYN_SCALE_ROW("fwd_syn_no_wscale", 5002),
+	SYN_SCALE_ROW("fwd_syn_wscale_above_14", 37768, OPTS_WS(20)),
 	/* an option running past the end stops the walk (tcp_parse_options()):
 	 * what came before it counts (WS 3), what did not parse is none (0) */
-	{ "fwd_syn_wscale_cut",
-	  { TXA(SYN, 999, 0, .opts = { 1, 3, 3, 3, 3, 9, 9, 0 }, .optlen = 8),
-	    TXA(DATA, 1000, 100, .ack = 5000, .win = 2), RXA(ACKF, 1100, .seq = 5017),
-	    RXA(ACKF, 1100, .seq = 5016) },
-	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
-	{ "fwd_syn_wscale_unparsed",
-	  { TXA(SYN, 999, 0, .opts = { 2, 4, 5, 180, 3, 6, 7, 0 }, .optlen = 8),
-	    TXA(DATA, 1000, 100, .ack = 5000, .win = 2), RXA(ACKF, 1100, .seq = 5003),
-	    RXA(ACKF, 1100, .seq = 5002) },
-	  { { SOFF(in_ack_seq), 1 }, { SOFF(fb_ack), 1 } }, 0, 1 },
+	SYN_SCALE_ROW("fwd_syn_wscale_cut", 5016, .opts = { 1, 3, 3, 3, 3, 9, 9, 0 }, .optlen = 8),
+	SYN_SCALE_ROW("fwd_syn_wscale_unparsed", 5002, .opts = { 2, 4, 5, 180, 3, 6, 7, 0 },
+		      .optlen = 8),
 	/* a forwarded server: its SYN-ACK makes no flow entry, its first data
 	 * takes the SYN-ACK's scale (spritz_synacks) */
 	{ "fwd_server_wscale",
@@ -1441,18 +1436,20 @@ static void test_synacks(void)
 		const uint8_t *opts;
 		int kept;	   /* the port's kept scale after (-1: no option), or NONE */
 		int flow_scale;	   /* its flow's after (-1: not known), or NONE: no flow */
+		uint64_t dkept, dtaken; /* eg_synack_kept, eg_synack_taken deltas */
 	} rows[] = {
-		{ "SYN-ACK without a flow: kept", P1, 0x12, 69999, 0, ws9, 9, NONE },
-		{ "RST-ACK: not kept", P2, 0x14, 5000, 0, NULL, NONE, NONE },
-		{ "SYN-ACK with RST: not kept", P2, 0x16, 5000, 0, ws9, NONE, NONE },
-		{ "pure ACK: not kept", P2, 0x10, 5000, 0, NULL, NONE, NONE },
-		{ "SYN-ACK sent again: replaces it", P1, 0x12, 69999, 0, ws5, 5, NONE },
-		{ "its data: takes it, the entry goes", P1, 0x18, 70000, 100, NULL, NONE, 5 },
-		{ "SYN-ACK without the option: kept", P3, 0x12, 69999, 0, NULL, -1, NONE },
+		{ "SYN-ACK without a flow: kept", P1, 0x12, 69999, 0, ws9, 9, NONE, 1, 0 },
+		{ "RST-ACK: not kept", P2, 0x14, 5000, 0, NULL, NONE, NONE, 0, 0 },
+		{ "SYN-ACK with RST: not kept", P2, 0x16, 5000, 0, ws9, NONE, NONE, 0, 0 },
+		{ "pure ACK: not kept", P2, 0x10, 5000, 0, NULL, NONE, NONE, 0, 0 },
+		{ "SYN-ACK sent again: replaces it", P1, 0x12, 69999, 0, ws5, 5, NONE, 1, 0 },
+		{ "its data: takes it, the entry goes", P1, 0x18, 70000, 100, NULL, NONE, 5, 0, 1 },
+		{ "SYN-ACK without the option: kept", P3, 0x12, 69999, 0, NULL, -1, NONE, 1, 0 },
 		{ "data of another connection: the entry goes", P3, 0x18, 80000, 100, NULL, NONE,
-		  -1 },
-		{ "SYN-ACK on a flow: the flow takes it", P1, 0x12, 99999, 0, ws9, NONE, 9 },
+		  -1, 0, 0 },
+		{ "SYN-ACK on a flow: the flow takes it", P1, 0x12, 99999, 0, ws9, NONE, 9, 0, 0 },
 	};
+	struct spritz_stats s0, d;
 	int fd = bpf_map__fd(skel->maps.spritz_synacks);
 	struct spritz_flow_key k;
 	struct spritz_synack v;
@@ -1466,8 +1463,14 @@ static void test_synacks(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct spec ps = { .dst = DST2_6, .sport = rows[i].sport };
 
+		dp_stats(skel, &s0);
 		txp(rows[i].sport, rows[i].flags, rows[i].seq, rows[i].len, 90000, 1, rows[i].opts,
 		    rows[i].opts ? 4 : 0);
+		stats_delta(&s0, &d);
+		snprintf(what, sizeof(what), "%s: eg_synack_kept", rows[i].name);
+		ASSERT_EQ(d.eg_synack_kept, rows[i].dkept, what);
+		snprintf(what, sizeof(what), "%s: eg_synack_taken", rows[i].name);
+		ASSERT_EQ(d.eg_synack_taken, rows[i].dtaken, what);
 		dp_spec_key(&ps, &k);
 		snprintf(what, sizeof(what), "%s: kept", rows[i].name);
 		if (rows[i].kept == NONE) {
