@@ -1203,8 +1203,8 @@ static __always_inline void spritz_inner_send(const struct spritz_hdrs *ih, int 
  * Fill @in from the inner TCP headers at @l3_off and @l4_off of @skb
  * (IPv6 or IPv4 by the IP header's version; @l4_len bytes of TCP header
  * and payload), a SYN's window scale option too: 0, or -1 (not in the
- * linear data).  Global: verified
- * once, not on every outer and inner parse path of the egress program.
+ * linear data).  Global: verified once, not on every outer and inner
+ * parse path of the egress program.
  */
 __noinline int spritz_inner_read(struct __sk_buff *skb, __u32 l3_off, __u32 l4_off, __u32 l4_len,
 				 struct spritz_inner_send *in)
