@@ -319,13 +319,20 @@ static __always_inline struct spritz_ctx *spritz_ctx_get(__u32 dir)
 	return c;
 }
 
-/* The full TCP socket sending @skb (a local sender's), or NULL. */
+/*
+ * The full TCP socket sending @skb (a local sender's), or NULL.  The
+ * helper passes any full socket of protocol TCP, raw ones too: IPv4's
+ * replies for no socket (RSTs, TIME_WAIT ACKs) leave from the kernel's
+ * control socket, SOCK_RAW with IPPROTO_TCP, whose memory is no tcp_sock.
+ */
 static __always_inline struct tcp_sock *spritz_sock_tcp(struct __sk_buff *skb)
 {
 	struct bpf_sock *sk = skb->sk;
+	struct tcp_sock *tp;
 
 	/* NULL unless a full TCP socket: no bpf_sk_fullsock() call first */
-	return sk ? bpf_skc_to_tcp_sock(sk) : NULL;
+	tp = sk ? bpf_skc_to_tcp_sock(sk) : NULL;
+	return tp && tp->inet_conn.icsk_inet.sk.sk_type == SOCK_STREAM ? tp : NULL;
 }
 
 /*
@@ -861,7 +868,7 @@ static __always_inline int spritz_no_tcp_sk(struct __sk_buff *skb)
 		return 1;
 	if (sk->state == BPF_TCP_NEW_SYN_RECV)
 		return 0;
-	return !bpf_skc_to_tcp_sock(sk);
+	return !spritz_sock_tcp(skb);
 }
 
 /*

@@ -79,15 +79,6 @@ path_disables()
 		awk '$1 ~ /^[0-9]+$/ { split($2, e, ":"); print $2 "/" e[1] "/" $9 }'
 }
 
-# Counters NAME... of spritz_stats (summed over CPUs), on one line.
-stat()
-{
-	"$ctl" show stats | awk -v names="$*" '{ v[$1] = $2 }
-		END { n = split(names, k, " ")
-		      for (i = 1; i <= n; i++)
-			      printf "%s%s", (k[i] in v ? v[k[i]] : 0), i < n ? " " : "\n" }'
-}
-
 # Paths disabled since BEFORE (a path_disables snapshot): "dead live",
 # the disables of the dead paths (EV "EV1:EV2" if given, else every path
 # of port 0) and of the others.
@@ -189,7 +180,7 @@ row_transfer() # ALGO DROP RTO_MIN
 	fi
 	blackhole "$2" || return 1
 	before=$(path_disables | tr '\n' ' ')
-	read -r t0 ovr <<<"$(stat fb_timeout eg_ring_overrun)"
+	read -r t0 ovr <<<"$(spritz_stats fb_timeout eg_ring_overrun)"
 	# The first flight leaves as a few GSO sends (small ones: TCP sizes
 	# its TSO bursts by its rate, and the guest's RTT is a millisecond):
 	# if they all go to port-0 paths (31 % of the weight), nothing is
@@ -204,7 +195,7 @@ row_transfer() # ALGO DROP RTO_MIN
 	blackhole off
 	ns spza ip route change fd00:5::/64 dev eth0
 	read -r dead live <<<"$(disabled_since "$before")"
-	read -r t1 ovr1 <<<"$(stat fb_timeout eg_ring_overrun)"
+	read -r t1 ovr1 <<<"$(spritz_stats fb_timeout eg_ring_overrun)"
 	read -r _ secs <$tmp/5002.res
 	echo "# $1 blackhole=$2 rto_min=${3:-linux}: $size bytes in $secs s (wall," \
 		"guest); port-0 path disables $dead, other $live; TIMEOUTs $((t1 - t0));" \
@@ -282,7 +273,7 @@ ff_connection() # PORT
 
 	settle || { echo "paths still disabled"; return 1; }
 	before=$(path_disables | tr '\n' ' ')
-	read -r t0 v0 d0 <<<"$(stat fb_timeout fb_verify dec_verify)"
+	read -r t0 v0 d0 <<<"$(spritz_stats fb_timeout fb_verify dec_verify)"
 	read -r p0 r0 <<<"$(tcpext TCPLossProbes TCPTimeouts)"
 	ns spza ip route change fd00:5::/64 dev eth0 rto_min 10000ms || return 1
 	ns spzb tc -b - <<-EOF || return 1
@@ -311,7 +302,7 @@ ff_connection() # PORT
 	grep -q " ok$" $tmp/tx.$port && grep -q " eof$" $tmp/rx.$port ||
 		{ echo "transfer $port: $(cat $tmp/tx.$port), received $(cat $tmp/rx.$port)"; rc=1; }
 	read -r dead live <<<"$(disabled_since "$before" "$ev")"
-	read -r t1 v1 d1 <<<"$(stat fb_timeout fb_verify dec_verify)"
+	read -r t1 v1 d1 <<<"$(spritz_stats fb_timeout fb_verify dec_verify)"
 	asked=$((v1 - v0)) made=$((d1 - d0)) to=$((t1 - t0))
 	[ $rc = 0 ] && [ "$r" -gt "$r0" ] && return 2
 	return $rc
@@ -370,7 +361,7 @@ two_flows() # HOW
 	settle || { echo "paths still disabled"; return 1; }
 	"$ctl" set algorithm spray || return 1
 	before=$(path_disables | tr '\n' ' ')
-	t0=$(stat fb_timeout)
+	t0=$(spritz_stats fb_timeout)
 	rm -f $tmp/stop
 	# A hang catcher, not a bound: the silenced flow's sender blocks for as
 	# long as the silence (transfer 5002 and 3 s) and then TCP's persist or
@@ -408,10 +399,10 @@ two_flows() # HOW
 	# the silence and its end: TCP's repairs after the peer returns are
 	# no evidence either (include/spritz/feedback.h, Karn)
 	read -r dead live <<<"$(disabled_since "$before")"
-	to=$(($(stat fb_timeout) - t0))
+	to=$(($(spritz_stats fb_timeout) - t0))
 	diag
 	echo "# $1: disables $dead + $live, TIMEOUTs $to, no_reach" \
-		"$(stat fb_no_reach), silenced flow: sent $txn $txe, received $rxn $rxe"
+		"$(spritz_stats fb_no_reach), silenced flow: sent $txn $txe, received $rxn $rxe"
 	[ $((dead + live)) -eq 0 ] || { echo "a path was disabled"; rc=1; }
 	[ "$to" -eq 0 ] || { echo "TIMEOUT from a silent peer"; rc=1; }
 	[ "$txe" = ok ] && [ -n "$txn" ] && [ "$rxn" = "$txn" ] ||
@@ -493,13 +484,13 @@ s.sendmsg([b"x" * 64], [(socket.SOL_SOCKET, 61, struct.pack("Q", far))],
           0, ("fd00:5::1", 4789))' || { echo "SO_TXTIME send failed"; return 1; }
 	"$ctl" set algorithm ecmp || return 1
 	sleep 0.1
-	s0=$(stat dec_sample)
+	s0=$(spritz_stats dec_sample)
 	ns spza $py -c '
 import socket
 s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 for i in range(8):
     s.sendto(b"y" * 64, ("fd00:5::1", 4789))' || return 1
-	s1=$(stat dec_sample)
+	s1=$(spritz_stats dec_sample)
 	echo "# samples for 8 datagrams after the knob change: $((s1 - s0))"
 	[ $((s1 - s0)) -eq 1 ] || { echo "knob change not seen (frozen snapshot?)"; return 1; }
 }
