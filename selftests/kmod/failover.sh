@@ -510,9 +510,6 @@ run_test silent_peer two_flows silent
 run_test txtime_far_future txtime
 run_test socket_state_in_flow socket_state
 run_test socket_queue_in_flow socket_queue
-"$ctl" down >/dev/null 2>&1
-ip netns del spza 2>/dev/null
-ip netns del spzb 2>/dev/null
-ip link del $dev 2>/dev/null
+ns_pair_del
 rm -rf $tmp
 ktap_finish

@@ -95,8 +95,5 @@ run_test setup setup
 for c in $(seq "$cycles"); do
 	run_test "up_traffic_down_$c" cycle
 done
-"$ctl" down >/dev/null 2>&1
-ip netns del spza 2>/dev/null
-ip netns del spzb 2>/dev/null
-ip link del $dev 2>/dev/null
+ns_pair_del
 ktap_finish

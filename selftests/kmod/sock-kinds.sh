@@ -83,8 +83,5 @@ setup()
 ktap_header 2
 run_test setup setup
 run_test raw_tcp_header_window run_rows
-"$ctl" down >/dev/null 2>&1
-ip netns del spza 2>/dev/null
-ip netns del spzb 2>/dev/null
-ip link del $dev 2>/dev/null
+ns_pair_del
 ktap_finish

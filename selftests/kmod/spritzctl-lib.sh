@@ -213,6 +213,16 @@ ns_pair()
 	ns spzb ip neigh add fd00:3::1 lladdr $ma dev eth0 nud permanent
 }
 
+# Undo ns_pair and what the suite ran on it: spritzctl down, the two
+# namespaces, the dummy device.
+ns_pair_del()
+{
+	"$ctl" down >/dev/null 2>&1
+	ip netns del spza 2>/dev/null
+	ip netns del spzb 2>/dev/null
+	ip link del $dev 2>/dev/null
+}
+
 # The receiver spzb of ns_pair drops (on) or takes (off) every TCP packet
 # whose flow label carries EV1 = 0: the paths through first-hop port 0,
 # the paper's failed link.  Needs a clsact qdisc on spzb's eth0.
