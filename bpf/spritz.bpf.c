@@ -1236,9 +1236,10 @@ __noinline int spritz_inner_read(struct __sk_buff *skb, __u32 l3_off, __u32 l4_o
 
 /*
  * Tie tunnel flow @f (key @fkey) to the inner flow of @in: the first inner
- * SYN or data send names it (and spritz_inner learns the way back), one
- * of another inner flow marks @f mixed for good.  1 if @in is a segment of
- * @f's inner flow (a data send of it is to be recorded).
+ * SYN or data send names it (and spritz_inner learns the way back), data
+ * of another inner flow marks @f mixed for good (a SYN of one, which may
+ * never send data, does not).  1 if @in is a segment of @f's inner flow
+ * (a data send of it is to be recorded).
  */
 static __always_inline int spritz_inner_track(struct spritz_flow *f,
 					      const struct spritz_flow_key *fkey,
@@ -1247,7 +1248,8 @@ static __always_inline int spritz_inner_track(struct spritz_flow *f,
 {
 	if (f->flags & SPRITZ_FLOW_F_MIXED)
 		return 0;
-	if (in->kind == SPRITZ_SEG_CTL)
+	if (in->kind == SPRITZ_SEG_CTL ||
+	    (in->kind == SPRITZ_SEG_SYN && (f->flags & SPRITZ_FLOW_F_INNER)))
 		return (f->flags & SPRITZ_FLOW_F_INNER) && f->inner_ports == in->ports &&
 		       f->inner_addrs == in->addrs;
 	if (!(f->flags & SPRITZ_FLOW_F_INNER)) {

@@ -1730,38 +1730,53 @@ static void test_tunnel_window(void)
 /*
  * A tunnel's inner SYN sent again is drawn uniformly, as a plain one:
  * no small-flow flag; the first, and one after data (a new connection on
- * the inner ports), carry it.
+ * the inner ports), carry it.  Another inner flow's SYN on the same
+ * tunnel flow leaves it its own; that flow's data marks it mixed.
  */
 static void test_tunnel_syn(void)
 {
-	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .sport = 33020,
-			    .dport = 80 };
+	struct spec vin = { .v4 = 1, .src = IN4_LOCAL, .dst = IN4_PEER, .dport = 80 };
 	struct spec vx = { .proto = 17, .inner = &vin, .sport = 49991 };
 	static const struct {
 		const char *name;
+		uint16_t sport; /* the inner flow's */
 		uint8_t flags;
 		uint32_t seq;
-		int len, small;
+		int len, small; /* small: pick_small_flow (-1: not checked) */
+		int mixed;	/* eg_inner_mixed */
 	} rows[] = {
-		{ "SYN", 0x02, 999, 0, 1 },
-		{ "SYN sent again: uniform", 0x02, 999, 0, 0 },
-		{ "and again", 0x02, 999, 0, 0 },
-		{ "data", 0x18, 1000, 100, 1 },
-		{ "SYN after data: a new connection", 0x02, 70000, 0, 1 },
+		{ "SYN", 33020, 0x02, 999, 0, 1, 0 },
+		{ "SYN sent again: uniform", 33020, 0x02, 999, 0, 0, 0 },
+		{ "and again", 33020, 0x02, 999, 0, 0, 0 },
+		{ "data", 33020, 0x18, 1000, 100, 1, 0 },
+		{ "SYN after data: a new connection", 33020, 0x02, 70000, 0, 1, 0 },
+		{ "another inner flow's SYN: not mixed", 33021, 0x02, 999, 0, -1, 0 },
+		{ "the first's data: still its own", 33020, 0x18, 70001, 100, -1, 0 },
+		{ "the other's data: mixed", 33021, 0x18, 1000, 100, -1, 1 },
 	};
 	struct spritz_stats s0, d;
+	char what[96];
 	size_t i;
 
 	if (!ASSERT_OK_PTR(skel, "skeleton"))
 		return;
 	start("scout");
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		vin.sport = rows[i].sport;
 		vin.flags = rows[i].flags;
 		dp_stats(skel, &s0);
 		tun_tx(&vx, &vin, rows[i].seq, rows[i].len);
 		stats_delta(&s0, &d);
-		ASSERT_EQ(d.picks, 1, rows[i].name);
-		ASSERT_EQ(d.pick_small_flow, rows[i].small, rows[i].name);
+		snprintf(what, sizeof(what), "%s: picks", rows[i].name);
+		ASSERT_EQ(d.picks, 1, what);
+		snprintf(what, sizeof(what), "%s: eg_inner_mixed", rows[i].name);
+		ASSERT_EQ(d.eg_inner_mixed, rows[i].mixed, what);
+		snprintf(what, sizeof(what), "%s: eg_inner_tcp", rows[i].name);
+		ASSERT_EQ(d.eg_inner_tcp, rows[i].len && !rows[i].mixed, what);
+		if (rows[i].small < 0)
+			continue;
+		snprintf(what, sizeof(what), "%s: pick_small_flow", rows[i].name);
+		ASSERT_EQ(d.pick_small_flow, rows[i].small, what);
 	}
 }
 
