@@ -34,6 +34,12 @@ static int eg, in;
 #define DPORT 5201
 
 /*
+ * The name of one check of a table's row, "ROW: CHECK", written into the
+ * caller's char what[]: each ASSERT_*() is done with it before the next.
+ */
+#define WHAT(row, check) (snprintf(what, sizeof(what), "%s: %s", (row), (check)), what)
+
+/*
  * Send segment [seq, seq + len) of the flow to @dst with TCP flags @flags
  * on egress, as a GSO send of @segs segments (0: a plain packet); the EV
  * it got.
@@ -410,7 +416,7 @@ static void test_ack_bounds(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		char what[128];
 
-#define W(field) (snprintf(what, sizeof(what), "%s: %s", rows[i].what, field), what)
+#define W(field) WHAT(rows[i].what, field)
 		dp_stats(skel, &s0);
 		rx(DST2_6, rows[i].ack, 0, rows[i].sack, rows[i].nsack);
 		stats_delta(&s0, &d);
@@ -455,7 +461,7 @@ static void test_reused_ports(void)
 	for (i = 0; i < ARRAY_SIZE(rows); i++) {
 		char what[128];
 
-#define W(field) (snprintf(what, sizeof(what), "%s: %s", rows[i].what, field), what)
+#define W(field) WHAT(rows[i].what, field)
 		start("scout");
 		tx(DST2_6, 50000, 100);
 		tx(DST2_6, 50100, 100);
@@ -1137,13 +1143,11 @@ static void verified_first(const char *name)
 		if (!(f.fb.ring[i].flags & SPRITZ_IF_F_VERIFY))
 			continue;
 		n++;
-		snprintf(what, sizeof(what), "%s: verify send on the first send's EV", name);
-		ASSERT_EQ(f.fb.ring[i].ev, f.fb.ring[0].ev, what);
-		snprintf(what, sizeof(what), "%s: the flow label carried it", name);
-		ASSERT_EQ(f.last_ev, f.fb.ring[i].ev, what);
+		ASSERT_EQ(f.fb.ring[i].ev, f.fb.ring[0].ev,
+			  WHAT(name, "verify send on the first send's EV"));
+		ASSERT_EQ(f.last_ev, f.fb.ring[i].ev, WHAT(name, "the flow label carried it"));
 	}
-	snprintf(what, sizeof(what), "%s: one verify send", name);
-	ASSERT_EQ(n, 1, what);
+	ASSERT_EQ(n, 1, WHAT(name, "one verify send"));
 }
 
 /*
@@ -1274,12 +1278,9 @@ static void run_adv(const struct adv_case *c)
 		snprintf(what, sizeof(what), "%s: feedback counter at offset %zu", c->name, fb[i]);
 		ASSERT_EQ(STAT(&d, fb[i]), want, what);
 	}
-	snprintf(what, sizeof(what), "%s: no path of switch 2 disabled", c->name);
-	ASSERT_EQ(d2_disabled(), 0, what);
-	snprintf(what, sizeof(what), "%s: pending sends", c->name);
-	ASSERT_EQ(pending_port(SPORT), c->pending, what);
-	snprintf(what, sizeof(what), "%s: flow entries", c->name);
-	ASSERT_EQ(nflows(), c->flows, what);
+	ASSERT_EQ(d2_disabled(), 0, WHAT(c->name, "no path of switch 2 disabled"));
+	ASSERT_EQ(pending_port(SPORT), c->pending, WHAT(c->name, "pending sends"));
+	ASSERT_EQ(nflows(), c->flows, WHAT(c->name, "flow entries"));
 }
 
 /*
@@ -1374,7 +1375,7 @@ static void test_verify_dead(void)
 		dp_stats(skel, &s0);
 		adv_ops(&rows[i].c);
 		stats_delta(&s0, &d);
-#define W(what_) (snprintf(what, sizeof(what), "%s: %s", n, what_), what)
+#define W(what_) WHAT(n, what_)
 		ASSERT_EQ(d.fb_no_reach, 1, W("fb_no_reach: the first loss without evidence"));
 		ASSERT_EQ(d.fb_verify, 1, W("fb_verify"));
 		ASSERT_EQ(d.dec_verify, 1, W("dec_verify"));
@@ -1467,27 +1468,21 @@ static void test_synacks(void)
 		txp(rows[i].sport, rows[i].flags, rows[i].seq, rows[i].len, 90000, 1, rows[i].opts,
 		    rows[i].opts ? 4 : 0);
 		stats_delta(&s0, &d);
-		snprintf(what, sizeof(what), "%s: eg_synack_kept", rows[i].name);
-		ASSERT_EQ(d.eg_synack_kept, rows[i].dkept, what);
-		snprintf(what, sizeof(what), "%s: eg_synack_taken", rows[i].name);
-		ASSERT_EQ(d.eg_synack_taken, rows[i].dtaken, what);
+		ASSERT_EQ(d.eg_synack_kept, rows[i].dkept, WHAT(rows[i].name, "eg_synack_kept"));
+		ASSERT_EQ(d.eg_synack_taken, rows[i].dtaken, WHAT(rows[i].name, "eg_synack_taken"));
 		dp_spec_key(&ps, &k);
-		snprintf(what, sizeof(what), "%s: kept", rows[i].name);
 		if (rows[i].kept == NONE) {
-			ASSERT_ERR(bpf_map_lookup_elem(fd, &k, &v), what);
-		} else if (ASSERT_OK(bpf_map_lookup_elem(fd, &k, &v), what)) {
-			snprintf(what, sizeof(what), "%s: its scale", rows[i].name);
-			ASSERT_EQ(v.wscale, rows[i].kept, what);
-			snprintf(what, sizeof(what), "%s: where its data starts", rows[i].name);
-			ASSERT_EQ(v.end_seq, rows[i].seq + 1, what);
+			ASSERT_ERR(bpf_map_lookup_elem(fd, &k, &v), WHAT(rows[i].name, "kept"));
+		} else if (ASSERT_OK(bpf_map_lookup_elem(fd, &k, &v), WHAT(rows[i].name, "kept"))) {
+			ASSERT_EQ(v.wscale, rows[i].kept, WHAT(rows[i].name, "its scale"));
+			ASSERT_EQ(v.end_seq, rows[i].seq + 1,
+				  WHAT(rows[i].name, "where its data starts"));
 		}
-		snprintf(what, sizeof(what), "%s: flow", rows[i].name);
 		if (rows[i].flow_scale == NONE) {
-			ASSERT_ERR(dp_flow(skel, &ps, &f), what);
-		} else if (ASSERT_OK(dp_flow(skel, &ps, &f), what)) {
-			snprintf(what, sizeof(what), "%s: the flow's scale", rows[i].name);
+			ASSERT_ERR(dp_flow(skel, &ps, &f), WHAT(rows[i].name, "flow"));
+		} else if (ASSERT_OK(dp_flow(skel, &ps, &f), WHAT(rows[i].name, "flow"))) {
 			ASSERT_EQ(f.fb.flags & SPRITZ_FB_F_WSCALE ? f.fb.rcv_wscale : -1,
-				  rows[i].flow_scale, what);
+				  rows[i].flow_scale, WHAT(rows[i].name, "the flow's scale"));
 		}
 	}
 }
@@ -1715,14 +1710,11 @@ static void test_tunnel_window(void)
 			tun_tx(o, n, rows[i].seq, rows[i].tx == DATA_TX ? 100 : 0);
 		}
 		stats_delta(&s0, &d);
-		snprintf(what, sizeof(what), "%s: in_ack_seq", rows[i].name);
-		ASSERT_EQ(d.in_ack_seq, rows[i].in_ack_seq, what);
-		snprintf(what, sizeof(what), "%s: fb_ack", rows[i].name);
-		ASSERT_EQ(d.fb_ack, rows[i].fb_ack, what);
+		ASSERT_EQ(d.in_ack_seq, rows[i].in_ack_seq, WHAT(rows[i].name, "in_ack_seq"));
+		ASSERT_EQ(d.fb_ack, rows[i].fb_ack, WHAT(rows[i].name, "fb_ack"));
 		if (rows[i].pending < 0)
 			continue;
-		snprintf(what, sizeof(what), "%s: pending", rows[i].name);
-		ASSERT_EQ(tun_pending(o), rows[i].pending, what);
+		ASSERT_EQ(tun_pending(o), rows[i].pending, WHAT(rows[i].name, "pending"));
 	}
 	tun_rx_seq = 777;
 }
@@ -1767,16 +1759,13 @@ static void test_tunnel_syn(void)
 		dp_stats(skel, &s0);
 		tun_tx(&vx, &vin, rows[i].seq, rows[i].len);
 		stats_delta(&s0, &d);
-		snprintf(what, sizeof(what), "%s: picks", rows[i].name);
-		ASSERT_EQ(d.picks, 1, what);
-		snprintf(what, sizeof(what), "%s: eg_inner_mixed", rows[i].name);
-		ASSERT_EQ(d.eg_inner_mixed, rows[i].mixed, what);
-		snprintf(what, sizeof(what), "%s: eg_inner_tcp", rows[i].name);
-		ASSERT_EQ(d.eg_inner_tcp, rows[i].len && !rows[i].mixed, what);
+		ASSERT_EQ(d.picks, 1, WHAT(rows[i].name, "picks"));
+		ASSERT_EQ(d.eg_inner_mixed, rows[i].mixed, WHAT(rows[i].name, "eg_inner_mixed"));
+		ASSERT_EQ(d.eg_inner_tcp, rows[i].len && !rows[i].mixed,
+			  WHAT(rows[i].name, "eg_inner_tcp"));
 		if (rows[i].small < 0)
 			continue;
-		snprintf(what, sizeof(what), "%s: pick_small_flow", rows[i].name);
-		ASSERT_EQ(d.pick_small_flow, rows[i].small, what);
+		ASSERT_EQ(d.pick_small_flow, rows[i].small, WHAT(rows[i].name, "pick_small_flow"));
 	}
 }
 
