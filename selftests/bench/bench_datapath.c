@@ -267,9 +267,9 @@ int main(int argc, char **argv)
 	struct spec ack = { .src = DST2_6, .dst = LOCAL6, .sport = 5201, .dport = 40000,
 			    .ack = 1000, .flags = 0x10, .opts = ts, .optlen = 12 };
 	struct spec udp = { .v4 = 1, .proto = 17, .paylen = 400 };
-	uint8_t synopt[20] = { 2, 4, 5, 180, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 3, 7 };
+	uint8_t synopt[DP_SYN_OPTLEN] = DP_SYN_OPTS(7);
 	struct spec synack = { .dst = DST2_6, .sport = 40100, .seq = 5000, .ack = 7000,
-			       .flags = 0x12, .opts = synopt, .optlen = 20 };
+			       .flags = 0x12, .opts = synopt, .optlen = DP_SYN_OPTLEN };
 	struct spritz_nl *nl = NULL;
 	double eg_stage[EG_STAGES + 1], in_stage[IN_STAGES + 1];
 	uint32_t *stamp, *stop;

@@ -69,6 +69,13 @@ struct spec {
 	uint32_t vni;	      /* tunnel VNI (0: 42) */
 };
 
+/*
+ * The TCP options of a Linux SYN or SYN-ACK, window scale @ws: MSS 1460,
+ * SACK permitted, timestamps, NOP, window scale; DP_SYN_OPTLEN bytes.
+ */
+#define DP_SYN_OPTS(ws) { 2, 4, 5, 180, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 3, (ws) }
+#define DP_SYN_OPTLEN 20
+
 #define LOCAL6 "2001:db8::1"
 #define DST1_6 "2001:db8:1::2"	/* switch 1: one path */
 #define DST2_6 "2001:db8:2::2"	/* switch 2: several paths */

@@ -50,14 +50,13 @@ static const uint16_t ports[] = {
  */
 static void gen_opts(struct spec *s, uint8_t *opts)
 {
-	static const uint8_t syn[20] = { 2, 4, 5, 180, 4, 2, 8, 10, 0, 0, 0, 1,
-					 0, 0, 0, 0, 1, 3, 3, 7 };
+	static const uint8_t syn[DP_SYN_OPTLEN] = DP_SYN_OPTS(7);
 	int i, n;
 
 	if (rnd() % 8 == 0) {
 		memcpy(opts, syn, sizeof(syn));
-		opts[19] = (uint8_t)rnd();
-		s->optlen = 20;
+		opts[DP_SYN_OPTLEN - 1] = (uint8_t)rnd();
+		s->optlen = DP_SYN_OPTLEN;
 		if (rnd() % 2) {
 			s->optlen = 4 * (1 + rnd() % 10);
 			for (i = 0; i < s->optlen; i++)

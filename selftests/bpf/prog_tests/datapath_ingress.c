@@ -884,9 +884,7 @@ struct aop {
 #define PEER(n, ago) { .op = A_PEER, .seq = (n), .ns = (ago) }
 /* TX options: NOP, window scale @ws; a Linux SYN's (MSS, SACK_PERM, TS, NOP, WS @ws) */
 #define OPTS_WS(ws) .opts = { 1, 3, 3, (ws) }, .optlen = 4
-#define OPTS_LINUX_SYN(ws)                                                                   \
-	.opts = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 3, (ws) },      \
-	.optlen = 20
+#define OPTS_LINUX_SYN(ws) .opts = DP_SYN_OPTS(ws), .optlen = DP_SYN_OPTLEN
 /* past the default timeout_us, and past the coarse clock's tick on ingress */
 #define PAST_TMO ((SPRITZ_DEF_TIMEOUT_US + 100000) * 1000ULL)
 
